@@ -1,0 +1,100 @@
+package io.github.dropwizardhikari;
+
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.ConfiguredBundle;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.DatabaseConfiguration;
+import io.dropwizard.db.ManagedDataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Wires a {@link HikariDataSourceFactory} into a Dropwizard application.
+ *
+ * <pre>{@code
+ * bootstrap.addBundle(new HikariBundle<MyConfiguration>() {
+ *     public HikariDataSourceFactory getDataSourceFactory(MyConfiguration configuration) {
+ *         return configuration.getHikari();
+ *     }
+ * });
+ * }</pre>
+ *
+ * <p>In {@link #run} the bundle hands the environment's health check registry to the factory, so every pool
+ * built from it afterwards, by {@code JdbiFactory}, {@code HibernateBundle} or the application, registers
+ * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
+ * when configured) beside its metrics. Bundles run before {@code Application.run}, so this covers every pool the
+ * application builds.</p>
+ *
+ * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
+ *
+ * @param <T> the application's configuration class
+ */
+public abstract class HikariBundle<T extends Configuration> implements ConfiguredBundle<T>, DatabaseConfiguration<T> {
+    public static final String DEFAULT_NAME = "hikari";
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(HikariBundle.class);
+
+    @Nullable
+    private HikariDataSourceFactory factory;
+    @Nullable
+    private Environment environment;
+    @Nullable
+    private ManagedDataSource dataSource;
+
+    /**
+     * @return the factory to wire, or {@code null} when the application is configured without HikariCP (for
+     * example, with Dropwizard's own {@code database:} block instead); the bundle then does nothing
+     */
+    @Override
+    @Nullable
+    public abstract HikariDataSourceFactory getDataSourceFactory(T configuration);
+
+    @Override
+    public void initialize(Bootstrap<?> bootstrap) {
+        // nothing to set up before the configuration is known
+    }
+
+    @Override
+    public void run(T configuration, Environment environment) {
+        this.environment = requireNonNull(environment, "environment");
+        this.factory = getDataSourceFactory(configuration);
+        if (factory == null) {
+            LOGGER.info("No HikariCP data source configured; {} does nothing", getClass().getName());
+            return;
+        }
+        factory.setHealthCheckRegistry(environment.healthChecks());
+    }
+
+    /**
+     * The name of the pool that {@link #getDataSource()} builds: the prefix of its metrics and health checks.
+     */
+    protected String name() {
+        return DEFAULT_NAME;
+    }
+
+    /**
+     * A pool for applications that use plain JDBC, built on the first call and managed by the environment's
+     * lifecycle. Call it from {@code Application.run}.
+     *
+     * @return the managed pool
+     * @throws IllegalStateException before {@link #run} or when no HikariCP data source is configured
+     */
+    public synchronized ManagedDataSource getDataSource() {
+        if (dataSource == null) {
+            Environment env = environment;
+            if (env == null) {
+                throw new IllegalStateException("getDataSource() is available once the bundle has run");
+            }
+            if (factory == null) {
+                throw new IllegalStateException("no HikariCP data source is configured");
+            }
+            dataSource = factory.build(env.metrics(), name());
+            env.lifecycle().manage(dataSource);
+        }
+        return dataSource;
+    }
+}

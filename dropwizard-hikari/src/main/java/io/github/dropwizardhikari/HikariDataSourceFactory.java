@@ -1,0 +1,785 @@
+package io.github.dropwizardhikari;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.zaxxer.hikari.HikariConfig;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.db.PooledDataSourceFactory;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
+import io.github.dropwizardhikari.config.Redaction;
+import io.github.dropwizardhikari.config.TomcatOnlySetting;
+import io.github.dropwizardhikari.config.TransactionIsolation;
+import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A {@link PooledDataSourceFactory} that builds a HikariCP pool: the drop-in replacement for Dropwizard's
+ * Tomcat-based {@code DataSourceFactory}.
+ *
+ * <p>Dropwizard's field names are used wherever the meaning is the same, so a {@code database:} block can be
+ * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. Every value that HikariCP would
+ * silently replace at startup is rejected here instead, with the field named in the message.</p>
+ *
+ * <table>
+ * <caption>Configuration parameters</caption>
+ * <tr><th>Name</th><th>Aliases</th><th>Default</th><th>Description</th></tr>
+ * <tr><td>{@code url}</td><td>{@code jdbcUrl}</td><td>none</td><td>The JDBC URL. Exactly one of {@code url} and
+ * {@code dataSourceClassName} is required.</td></tr>
+ * <tr><td>{@code dataSourceClassName}</td><td></td><td>none</td><td>A JDBC {@code DataSource} class to use
+ * instead of a URL; {@code properties} are set on it as bean properties.</td></tr>
+ * <tr><td>{@code driverClass}</td><td>{@code driverClassName}</td><td>found from the URL</td><td>The JDBC driver
+ * class; only with {@code url}.</td></tr>
+ * <tr><td>{@code user}</td><td>{@code username}</td><td>none</td><td>The user to connect as.</td></tr>
+ * <tr><td>{@code password}</td><td></td><td>none</td><td>The password; never printed.</td></tr>
+ * <tr><td>{@code properties}</td><td>{@code dataSourceProperties}</td><td>none</td><td>Driver or data source
+ * properties.</td></tr>
+ * <tr><td>{@code minSize}</td><td>{@code minimumIdle}</td><td>same as {@code maxSize}</td><td>Idle connections
+ * to keep; 0 to {@code maxSize}.</td></tr>
+ * <tr><td>{@code maxSize}</td><td>{@code maximumPoolSize}</td><td>10</td><td>The most connections, idle and in
+ * use; at least 1.</td></tr>
+ * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long
+ * {@code getConnection()} waits before it fails; at least 250 milliseconds.</td></tr>
+ * <tr><td>{@code minIdleTime}</td><td>{@code idleTimeout}</td><td>10 minutes</td><td>How long a connection
+ * above {@code minSize} may sit idle; 0 (never) or at least 10 seconds, and 1 second below
+ * {@code maxConnectionAge}.</td></tr>
+ * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a
+ * connection lives; 0 (no limit) or at least 30 seconds.</td></tr>
+ * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested; 0
+ * (off) or at least 30 seconds, and below {@code maxConnectionAge}.</td></tr>
+ * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 (off)</td><td>Log a connection held longer than
+ * this; 0 or at least 2 seconds, and below {@code maxConnectionAge}.</td></tr>
+ * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none</td><td>SQL that tests a
+ * connection; without it, JDBC 4 {@code Connection.isValid()} is used.</td></tr>
+ * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds</td><td>How long a
+ * connection test may take; at least 250 milliseconds, at most {@code maxWaitForConnection}.</td></tr>
+ * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on
+ * every new connection.</td></tr>
+ * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit
+ * state of returned connections.</td></tr>
+ * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state
+ * of returned connections.</td></tr>
+ * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>driver default</td><td>The catalog of returned
+ * connections.</td></tr>
+ * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT}
+ * (driver default)</td><td>{@code NONE}, {@code READ_UNCOMMITTED}, {@code READ_COMMITTED},
+ * {@code REPEATABLE_READ} or {@code SERIALIZABLE}; HikariCP's {@code TRANSACTION_*} names too.</td></tr>
+ * <tr><td>{@code schema}</td><td></td><td>driver default</td><td>The schema of returned connections.</td></tr>
+ * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long the pool's start
+ * tries to get a first connection before it fails; 0 starts the pool even when the database is down.</td></tr>
+ * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>Run the pool's own queries in
+ * their own transaction.</td></tr>
+ * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Allow suspending the pool through
+ * JMX.</td></tr>
+ * <tr><td>{@code registerMbeans}</td><td></td><td>{@code false}</td><td>Register HikariCP's JMX
+ * beans.</td></tr>
+ * <tr><td>{@code exceptionOverrideClassName}</td><td></td><td>none</td><td>A {@code SQLExceptionOverride}
+ * that decides which exceptions evict a connection.</td></tr>
+ * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>A
+ * {@code HikariCredentialsProvider} that supplies user and password for each new connection.</td></tr>
+ * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs}
+ * (default: {@code maxWaitForConnection}) and {@code expected99thPercentileMs} (adds the
+ * {@code Connection99Percent} check).</td></tr>
+ * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Let JDBI and Hibernate add a comment
+ * naming the calling method to each query.</td></tr>
+ * </table>
+ *
+ * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
+ * {@code initialSize}, ...; see {@link TomcatOnlySetting}) are accepted and each logs a warning when the pool is
+ * built. Any other unknown field fails at startup.</p>
+ */
+public class HikariDataSourceFactory implements PooledDataSourceFactory {
+    static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
+        "expected99thPercentileMs");
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(HikariDataSourceFactory.class);
+
+    @Nullable
+    private String url;
+
+    @Nullable
+    private String dataSourceClassName;
+
+    @Nullable
+    private String driverClass;
+
+    @Nullable
+    private String user;
+
+    @Nullable
+    private String password;
+
+    @NotNull
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    @Nullable
+    @Min(0)
+    private Integer minSize;
+
+    @Min(1)
+    private int maxSize = 10;
+
+    @NotNull
+    @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
+    private Duration maxWaitForConnection = Duration.seconds(30);
+
+    @NotNull
+    private Duration minIdleTime = Duration.minutes(10);
+
+    @NotNull
+    private Duration maxConnectionAge = Duration.minutes(30);
+
+    @NotNull
+    private Duration keepaliveTime = Duration.minutes(2);
+
+    @NotNull
+    private Duration leakDetectionThreshold = Duration.milliseconds(0);
+
+    @Nullable
+    private String validationQuery;
+
+    @NotNull
+    @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
+    private Duration validationQueryTimeout = Duration.seconds(5);
+
+    @Nullable
+    private String initializationQuery;
+
+    private boolean autoCommitByDefault = true;
+
+    private boolean readOnlyByDefault = false;
+
+    @Nullable
+    private String defaultCatalog;
+
+    @NotNull
+    private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
+
+    @Nullable
+    private String schema;
+
+    @NotNull
+    private Duration initializationFailTimeout = Duration.milliseconds(1);
+
+    private boolean isolateInternalQueries = false;
+
+    private boolean allowPoolSuspension = false;
+
+    private boolean registerMbeans = false;
+
+    @Nullable
+    private String exceptionOverrideClassName;
+
+    @Nullable
+    private String credentialsProviderClassName;
+
+    @NotNull
+    private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
+
+    private boolean autoCommentsEnabled = true;
+
+    @JsonIgnore
+    private final Set<TomcatOnlySetting> tomcatOnlySettings = EnumSet.noneOf(TomcatOnlySetting.class);
+
+    @JsonIgnore
+    @Nullable
+    private HealthCheckRegistry healthCheckRegistry;
+
+    @JsonIgnore
+    private boolean tomcatWarningsLogged = false;
+
+    @Override
+    @JsonProperty
+    public String getUrl() {
+        // Dropwizard's own factory uses "" for "no URL"; callers of the interface expect a non-null value
+        return url == null ? "" : url;
+    }
+
+    @JsonProperty
+    @JsonAlias("jdbcUrl")
+    public void setUrl(@Nullable String url) {
+        this.url = url;
+    }
+
+    @JsonProperty
+    public Optional<String> getDataSourceClassName() {
+        return Optional.ofNullable(dataSourceClassName);
+    }
+
+    @JsonProperty
+    public void setDataSourceClassName(@Nullable String dataSourceClassName) {
+        this.dataSourceClassName = dataSourceClassName;
+    }
+
+    @Override
+    @JsonProperty
+    @Nullable
+    public String getDriverClass() {
+        return driverClass;
+    }
+
+    @JsonProperty
+    @JsonAlias("driverClassName")
+    public void setDriverClass(@Nullable String driverClass) {
+        this.driverClass = driverClass;
+    }
+
+    @JsonProperty
+    public Optional<String> getUser() {
+        return Optional.ofNullable(user);
+    }
+
+    @JsonProperty
+    @JsonAlias("username")
+    public void setUser(@Nullable String user) {
+        this.user = user;
+    }
+
+    /**
+     * @return the password; it is write-only in JSON and never part of {@link #toString()}
+     */
+    @JsonIgnore
+    public Optional<String> getPassword() {
+        return Optional.ofNullable(password);
+    }
+
+    @JsonProperty(value = "password", access = JsonProperty.Access.WRITE_ONLY)
+    public void setPassword(@Nullable String password) {
+        this.password = password;
+    }
+
+    @Override
+    @JsonProperty
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    @JsonProperty
+    @JsonAlias("dataSourceProperties")
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+
+    /**
+     * @return the configured minimum number of idle connections; {@link #getEffectiveMinSize()} resolves the
+     * default
+     */
+    @JsonProperty
+    public Optional<Integer> getMinSize() {
+        return Optional.ofNullable(minSize);
+    }
+
+    @JsonProperty
+    @JsonAlias("minimumIdle")
+    public void setMinSize(@Nullable Integer minSize) {
+        this.minSize = minSize;
+    }
+
+    /**
+     * @return the minimum number of idle connections HikariCP keeps: {@code minSize}, or {@code maxSize} (a
+     * fixed-size pool) when it is not set
+     */
+    @JsonIgnore
+    public int getEffectiveMinSize() {
+        return minSize == null ? maxSize : minSize;
+    }
+
+    @JsonProperty
+    public int getMaxSize() {
+        return maxSize;
+    }
+
+    @JsonProperty
+    @JsonAlias("maximumPoolSize")
+    public void setMaxSize(int maxSize) {
+        this.maxSize = maxSize;
+    }
+
+    @JsonProperty
+    public Duration getMaxWaitForConnection() {
+        return maxWaitForConnection;
+    }
+
+    @JsonProperty
+    @JsonAlias("connectionTimeout")
+    public void setMaxWaitForConnection(Duration maxWaitForConnection) {
+        this.maxWaitForConnection = maxWaitForConnection;
+    }
+
+    @JsonProperty
+    public Duration getMinIdleTime() {
+        return minIdleTime;
+    }
+
+    @JsonProperty
+    @JsonAlias("idleTimeout")
+    public void setMinIdleTime(Duration minIdleTime) {
+        this.minIdleTime = minIdleTime;
+    }
+
+    @JsonProperty
+    public Duration getMaxConnectionAge() {
+        return maxConnectionAge;
+    }
+
+    @JsonProperty
+    @JsonAlias("maxLifetime")
+    public void setMaxConnectionAge(Duration maxConnectionAge) {
+        this.maxConnectionAge = maxConnectionAge;
+    }
+
+    @JsonProperty
+    public Duration getKeepaliveTime() {
+        return keepaliveTime;
+    }
+
+    @JsonProperty
+    public void setKeepaliveTime(Duration keepaliveTime) {
+        this.keepaliveTime = keepaliveTime;
+    }
+
+    @JsonProperty
+    public Duration getLeakDetectionThreshold() {
+        return leakDetectionThreshold;
+    }
+
+    @JsonProperty
+    public void setLeakDetectionThreshold(Duration leakDetectionThreshold) {
+        this.leakDetectionThreshold = leakDetectionThreshold;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<String> getValidationQuery() {
+        return Optional.ofNullable(validationQuery);
+    }
+
+    @JsonProperty
+    @JsonAlias("connectionTestQuery")
+    public void setValidationQuery(@Nullable String validationQuery) {
+        this.validationQuery = validationQuery;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<Duration> getValidationQueryTimeout() {
+        return Optional.of(validationQueryTimeout);
+    }
+
+    @JsonProperty
+    @JsonAlias("validationTimeout")
+    public void setValidationQueryTimeout(Duration validationQueryTimeout) {
+        this.validationQueryTimeout = validationQueryTimeout;
+    }
+
+    @JsonProperty
+    public Optional<String> getInitializationQuery() {
+        return Optional.ofNullable(initializationQuery);
+    }
+
+    @JsonProperty
+    @JsonAlias("connectionInitSql")
+    public void setInitializationQuery(@Nullable String initializationQuery) {
+        this.initializationQuery = initializationQuery;
+    }
+
+    @JsonProperty
+    public boolean isAutoCommitByDefault() {
+        return autoCommitByDefault;
+    }
+
+    @JsonProperty
+    @JsonAlias("autoCommit")
+    public void setAutoCommitByDefault(boolean autoCommitByDefault) {
+        this.autoCommitByDefault = autoCommitByDefault;
+    }
+
+    @JsonProperty
+    public boolean isReadOnlyByDefault() {
+        return readOnlyByDefault;
+    }
+
+    @JsonProperty
+    @JsonAlias("readOnly")
+    public void setReadOnlyByDefault(boolean readOnlyByDefault) {
+        this.readOnlyByDefault = readOnlyByDefault;
+    }
+
+    @JsonProperty
+    public Optional<String> getDefaultCatalog() {
+        return Optional.ofNullable(defaultCatalog);
+    }
+
+    @JsonProperty
+    @JsonAlias("catalog")
+    public void setDefaultCatalog(@Nullable String defaultCatalog) {
+        this.defaultCatalog = defaultCatalog;
+    }
+
+    @JsonProperty
+    public TransactionIsolation getDefaultTransactionIsolation() {
+        return defaultTransactionIsolation;
+    }
+
+    @JsonProperty
+    @JsonAlias("transactionIsolation")
+    public void setDefaultTransactionIsolation(TransactionIsolation defaultTransactionIsolation) {
+        this.defaultTransactionIsolation = defaultTransactionIsolation;
+    }
+
+    @JsonProperty
+    public Optional<String> getSchema() {
+        return Optional.ofNullable(schema);
+    }
+
+    @JsonProperty
+    public void setSchema(@Nullable String schema) {
+        this.schema = schema;
+    }
+
+    @JsonProperty
+    public Duration getInitializationFailTimeout() {
+        return initializationFailTimeout;
+    }
+
+    @JsonProperty
+    public void setInitializationFailTimeout(Duration initializationFailTimeout) {
+        this.initializationFailTimeout = initializationFailTimeout;
+    }
+
+    @JsonProperty
+    public boolean isIsolateInternalQueries() {
+        return isolateInternalQueries;
+    }
+
+    @JsonProperty
+    public void setIsolateInternalQueries(boolean isolateInternalQueries) {
+        this.isolateInternalQueries = isolateInternalQueries;
+    }
+
+    @JsonProperty
+    public boolean isAllowPoolSuspension() {
+        return allowPoolSuspension;
+    }
+
+    @JsonProperty
+    public void setAllowPoolSuspension(boolean allowPoolSuspension) {
+        this.allowPoolSuspension = allowPoolSuspension;
+    }
+
+    @JsonProperty
+    public boolean isRegisterMbeans() {
+        return registerMbeans;
+    }
+
+    @JsonProperty
+    public void setRegisterMbeans(boolean registerMbeans) {
+        this.registerMbeans = registerMbeans;
+    }
+
+    @JsonProperty
+    public Optional<String> getExceptionOverrideClassName() {
+        return Optional.ofNullable(exceptionOverrideClassName);
+    }
+
+    @JsonProperty
+    public void setExceptionOverrideClassName(@Nullable String exceptionOverrideClassName) {
+        this.exceptionOverrideClassName = exceptionOverrideClassName;
+    }
+
+    @JsonProperty
+    public Optional<String> getCredentialsProviderClassName() {
+        return Optional.ofNullable(credentialsProviderClassName);
+    }
+
+    @JsonProperty
+    public void setCredentialsProviderClassName(@Nullable String credentialsProviderClassName) {
+        this.credentialsProviderClassName = credentialsProviderClassName;
+    }
+
+    @JsonProperty
+    public Map<String, String> getHealthCheckProperties() {
+        return healthCheckProperties;
+    }
+
+    @JsonProperty
+    public void setHealthCheckProperties(Map<String, String> healthCheckProperties) {
+        this.healthCheckProperties = healthCheckProperties;
+    }
+
+    @Override
+    @JsonProperty
+    public boolean isAutoCommentsEnabled() {
+        return autoCommentsEnabled;
+    }
+
+    @JsonProperty
+    public void setAutoCommentsEnabled(boolean autoCommentsEnabled) {
+        this.autoCommentsEnabled = autoCommentsEnabled;
+    }
+
+    /**
+     * Accepts the settings of Dropwizard's Tomcat pool that HikariCP does not have, so that a renamed
+     * {@code database:} block parses; rejects every other unknown field.
+     */
+    @JsonAnySetter
+    void setUnknownField(String name, @Nullable Object ignoredValue) {
+        TomcatOnlySetting setting = TomcatOnlySetting.forKey(name).orElseThrow(() -> new IllegalArgumentException(
+            "Unrecognized field \"" + name + "\": it is neither a HikariCP nor a Dropwizard database setting"));
+        tomcatOnlySettings.add(setting);
+    }
+
+    /**
+     * @return the Tomcat-only settings present in the configuration, each of which is warned about at build time
+     */
+    @JsonIgnore
+    public Set<TomcatOnlySetting> getTomcatOnlySettings() {
+        return Collections.unmodifiableSet(tomcatOnlySettings);
+    }
+
+    /**
+     * Where pools built later register HikariCP's health checks; {@link HikariBundle} sets the environment's
+     * registry here before any client builds the pool.
+     */
+    @JsonIgnore
+    public void setHealthCheckRegistry(@Nullable HealthCheckRegistry healthCheckRegistry) {
+        this.healthCheckRegistry = healthCheckRegistry;
+    }
+
+    @JsonIgnore
+    public Optional<HealthCheckRegistry> getHealthCheckRegistry() {
+        return Optional.ofNullable(healthCheckRegistry);
+    }
+
+    @Override
+    public void asSingleConnectionPool() {
+        minSize = 1;
+        maxSize = 1;
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "exactly one of url (jdbcUrl) and dataSourceClassName must be set")
+    public boolean isConnectionSourceValid() {
+        return isSet(url) != isSet(dataSourceClassName);
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "driverClass must not be set together with dataSourceClassName "
+        + "(HikariCP would ignore it)")
+    public boolean isDriverClassValid() {
+        return !(isSet(driverClass) && isSet(dataSourceClassName));
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "minSize must be less than or equal to maxSize")
+    public boolean isMinSizeValid() {
+        return minSize == null || minSize <= maxSize;
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "maxConnectionAge must be 0 (no limit) or at least 30 seconds")
+    public boolean isMaxConnectionAgeValid() {
+        return isZeroOrAtLeast(maxConnectionAge, Duration.seconds(30));
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "minIdleTime must be 0 (never retire idle connections) or at least 10 seconds")
+    public boolean isMinIdleTimeValid() {
+        return isZeroOrAtLeast(minIdleTime, Duration.seconds(10));
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "minIdleTime must be at least 1 second less than maxConnectionAge")
+    public boolean isMinIdleTimeBelowMaxConnectionAge() {
+        long maxAge = maxConnectionAge.toMilliseconds();
+        long idle = minIdleTime.toMilliseconds();
+        return maxAge == 0 || idle == 0 || idle + TimeUnit.SECONDS.toMillis(1) <= maxAge;
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "keepaliveTime must be 0 (off) or at least 30 seconds")
+    public boolean isKeepaliveTimeValid() {
+        return isZeroOrAtLeast(keepaliveTime, Duration.seconds(30));
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "keepaliveTime must be less than maxConnectionAge")
+    public boolean isKeepaliveTimeBelowMaxConnectionAge() {
+        return isBelowMaxConnectionAge(keepaliveTime);
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "leakDetectionThreshold must be 0 (off) or at least 2 seconds")
+    public boolean isLeakDetectionThresholdValid() {
+        return isZeroOrAtLeast(leakDetectionThreshold, Duration.seconds(2));
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "leakDetectionThreshold must be less than maxConnectionAge")
+    public boolean isLeakDetectionThresholdBelowMaxConnectionAge() {
+        return isBelowMaxConnectionAge(leakDetectionThreshold);
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "validationQueryTimeout must not be longer than maxWaitForConnection")
+    public boolean isValidationQueryTimeoutValid() {
+        return validationQueryTimeout.toMilliseconds() <= maxWaitForConnection.toMilliseconds();
+    }
+
+    @JsonIgnore
+    @ValidationMethod(message = "healthCheckProperties accepts only connectivityCheckTimeoutMs and "
+        + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)")
+    public boolean isHealthCheckPropertiesValid() {
+        return healthCheckProperties.entrySet().stream().allMatch(entry ->
+            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()));
+    }
+
+    /**
+     * Maps this configuration onto a new {@link HikariConfig}, one line per setting.
+     *
+     * @param metricRegistry where HikariCP's metrics go
+     * @param name           the pool's name and the prefix of its metrics and health checks
+     * @return a configuration HikariCP accepts without adjusting any value
+     */
+    public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(url);
+        config.setDataSourceClassName(dataSourceClassName);
+        if (driverClass != null) {
+            // HikariCP loads the class here, so a typo fails at startup
+            config.setDriverClassName(driverClass);
+        }
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setDataSourceProperties(toProperties(properties));
+        config.setMinimumIdle(getEffectiveMinSize());
+        config.setMaximumPoolSize(maxSize);
+        config.setConnectionTimeout(maxWaitForConnection.toMilliseconds());
+        config.setIdleTimeout(minIdleTime.toMilliseconds());
+        config.setMaxLifetime(maxConnectionAge.toMilliseconds());
+        config.setKeepaliveTime(keepaliveTime.toMilliseconds());
+        config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());
+        config.setConnectionTestQuery(validationQuery);
+        config.setValidationTimeout(validationQueryTimeout.toMilliseconds());
+        config.setConnectionInitSql(initializationQuery);
+        config.setAutoCommit(autoCommitByDefault);
+        config.setReadOnly(readOnlyByDefault);
+        config.setCatalog(defaultCatalog);
+        config.setTransactionIsolation(defaultTransactionIsolation.hikariName());
+        config.setSchema(schema);
+        config.setInitializationFailTimeout(initializationFailTimeout.toMilliseconds());
+        config.setIsolateInternalQueries(isolateInternalQueries);
+        config.setAllowPoolSuspension(allowPoolSuspension);
+        config.setRegisterMbeans(registerMbeans);
+        // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
+        // so the exception override goes second.
+        if (credentialsProviderClassName != null) {
+            config.setCredentialsProviderClassName(credentialsProviderClassName);
+        }
+        if (exceptionOverrideClassName != null) {
+            config.setExceptionOverrideClassName(exceptionOverrideClassName);
+        }
+        config.setHealthCheckProperties(toProperties(healthCheckProperties));
+        config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
+        return config;
+    }
+
+    /**
+     * Builds a pool that opens no connection yet: it starts on the first {@code getConnection()} or on
+     * {@code start()}, whichever comes first.
+     */
+    @Override
+    public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
+        requireNonNull(name, "name");
+        logTomcatOnlySettingsOnce();
+        HikariConfig config = toHikariConfig(metricRegistry, name);
+        // Fail on a bad driver class or override class now, not on the first request.
+        config.validate();
+        return new ManagedHikariDataSource(config, healthCheckRegistry);
+    }
+
+    private synchronized void logTomcatOnlySettingsOnce() {
+        if (tomcatWarningsLogged) {
+            return;
+        }
+        tomcatWarningsLogged = true;
+        for (TomcatOnlySetting setting : tomcatOnlySettings) {
+            LOGGER.warn("Ignoring Tomcat pool setting '{}': HikariCP has no such setting; {}.",
+                setting.key(), setting.advice());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HikariDataSourceFactory{"
+            + "url=" + Redaction.url(url)
+            + ", dataSourceClassName=" + dataSourceClassName
+            + ", driverClass=" + driverClass
+            + ", user=" + user
+            + ", password=" + (password == null ? "none" : Redaction.MASK)
+            + ", properties=" + Redaction.properties(properties)
+            + ", minSize=" + getEffectiveMinSize()
+            + ", maxSize=" + maxSize
+            + ", maxWaitForConnection=" + maxWaitForConnection
+            + ", minIdleTime=" + minIdleTime
+            + ", maxConnectionAge=" + maxConnectionAge
+            + ", keepaliveTime=" + keepaliveTime
+            + ", leakDetectionThreshold=" + leakDetectionThreshold
+            + ", validationQuery=" + validationQuery
+            + ", validationQueryTimeout=" + validationQueryTimeout
+            + ", defaultTransactionIsolation=" + defaultTransactionIsolation
+            + ", autoCommitByDefault=" + autoCommitByDefault
+            + ", readOnlyByDefault=" + readOnlyByDefault
+            + '}';
+    }
+
+    private boolean isBelowMaxConnectionAge(Duration value) {
+        long maxAge = maxConnectionAge.toMilliseconds();
+        long millis = value.toMilliseconds();
+        return maxAge == 0 || millis == 0 || millis < maxAge;
+    }
+
+    private static boolean isZeroOrAtLeast(Duration value, Duration floor) {
+        long millis = value.toMilliseconds();
+        return millis == 0 || millis >= floor.toMilliseconds();
+    }
+
+    private static boolean isSet(@Nullable String value) {
+        return value != null && !value.isBlank();
+    }
+
+    private static boolean isNonNegativeLong(@Nullable String value) {
+        try {
+            return value != null && Long.parseLong(value.trim()) >= 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static Properties toProperties(Map<String, String> values) {
+        Properties result = new Properties();
+        result.putAll(values);
+        return result;
+    }
+}

@@ -1,0 +1,213 @@
+package io.github.dropwizardhikari.pool;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
+import io.dropwizard.db.ManagedDataSource;
+import org.jspecify.annotations.Nullable;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A HikariCP pool under Dropwizard's lifecycle.
+ *
+ * <p>Building it opens nothing. The pool starts on the first {@link #getConnection()} or on {@link #start()},
+ * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
+ * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
+ * health checks so a pool of the same name can be built again, and may be called any number of times, started
+ * or not. A stopped pool does not restart.</p>
+ */
+public final class ManagedHikariDataSource implements ManagedDataSource {
+    private static final String STATE_SQL_STATE = "08003";
+
+    private final HikariConfig config;
+    @Nullable
+    private final HealthCheckRegistry healthChecks;
+    private final List<String> registeredHealthChecks = new ArrayList<>();
+    private final Object lock = new Object();
+
+    @Nullable
+    private volatile HikariDataSource pool;
+    private volatile boolean closed;
+
+    /**
+     * @param config       a validated configuration, owned by this data source from now on
+     * @param healthChecks where HikariCP's health checks are registered when the pool starts; {@code null} for
+     *                     none
+     */
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks) {
+        this.config = requireNonNull(config, "config");
+        this.healthChecks = healthChecks;
+    }
+
+    public String getPoolName() {
+        return config.getPoolName();
+    }
+
+    /**
+     * @return whether the pool has started and is not yet closed
+     */
+    public boolean isRunning() {
+        return pool != null;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void start() throws Exception {
+        pool();
+    }
+
+    @Override
+    public void stop() {
+        HikariDataSource running;
+        synchronized (lock) {
+            closed = true;
+            running = pool;
+            pool = null;
+        }
+        unregisterHealthChecks();
+        if (running != null) {
+            // HikariCP waits for borrowed connections to come back before it closes them, and removes its metrics.
+            running.close();
+        }
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return pool().getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        return pool().getConnection(username, password);
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return pool().getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        pool().setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        pool().setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return pool().getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException("HikariCP logs through SLF4J");
+    }
+
+    /**
+     * Unwraps to this class, to {@link HikariDataSource} (for {@code getHikariPoolMXBean()} and runtime
+     * resizing), or to whatever the driver's data source unwraps to. All but the first start the pool.
+     */
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        return pool().unwrap(iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        return iface.isInstance(this) || pool().isWrapperFor(iface);
+    }
+
+    @Override
+    public String toString() {
+        String state = closed ? "closed" : pool == null ? "not started" : "running";
+        return "ManagedHikariDataSource{pool=" + getPoolName() + ", " + state + "}";
+    }
+
+    private HikariDataSource pool() throws SQLException {
+        HikariDataSource running = pool;
+        if (running != null) {
+            return running;
+        }
+        synchronized (lock) {
+            if (closed) {
+                throw new SQLException("pool " + getPoolName() + " has been closed", STATE_SQL_STATE);
+            }
+            if (pool == null) {
+                pool = startPool();
+            }
+            return pool;
+        }
+    }
+
+    private HikariDataSource startPool() throws SQLException {
+        refuseDuplicateMetrics();
+        // HikariCP's checks go to a private registry first; each is re-registered wrapped, so that it answers at
+        // once for a closed pool and can be removed again on stop.
+        HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
+        if (healthChecks != null) {
+            config.setHealthCheckRegistry(hikariChecks);
+        }
+        HikariDataSource started;
+        try {
+            started = new HikariDataSource(config);
+        } catch (PoolInitializationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;
+            throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
+        }
+        registerHealthChecks(hikariChecks);
+        return started;
+    }
+
+    // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
+    // and its threads behind when a metric of the same name exists already.
+    private void refuseDuplicateMetrics() {
+        Object registry = config.getMetricRegistry();
+        String probe = MetricRegistry.name(getPoolName(), "pool", "Wait");
+        if (registry instanceof MetricRegistry && ((MetricRegistry) registry).getNames().contains(probe)) {
+            throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in this "
+                + "MetricRegistry; give each pool its own name, or stop the other one first");
+        }
+    }
+
+    private void registerHealthChecks(HealthCheckRegistry hikariChecks) {
+        if (healthChecks == null) {
+            return;
+        }
+        for (String name : hikariChecks.getNames()) {
+            healthChecks.register(name, new PoolHealthCheck(hikariChecks.getHealthCheck(name), this::isClosed,
+                getPoolName()));
+            registeredHealthChecks.add(name);
+        }
+    }
+
+    private void unregisterHealthChecks() {
+        if (healthChecks == null) {
+            return;
+        }
+        synchronized (lock) {
+            registeredHealthChecks.forEach(healthChecks::unregister);
+            registeredHealthChecks.clear();
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.github.dropwizardhikari;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.jdbi3.JdbiFactory;
+import io.dropwizard.lifecycle.Managed;
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.github.dropwizardhikari.pool.CountingDriver;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The bundle and the pool inside a real Dropwizard {@link Environment}, built by Dropwizard's own JdbiFactory. */
+class HikariBundleTest {
+    static class AppConfiguration extends Configuration {
+        HikariDataSourceFactory hikari = new HikariDataSourceFactory();
+    }
+
+    static class AppBundle extends HikariBundle<AppConfiguration> {
+        @Override
+        public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
+            return configuration.hikari;
+        }
+    }
+
+    private static final List<String> POOL_METRICS = List.of("Wait", "Usage", "ConnectionCreation",
+        "ConnectionTimeoutRate", "TotalConnections", "IdleConnections", "ActiveConnections", "PendingConnections",
+        "MaxConnections", "MinConnections");
+
+    private final Environment environment = new Environment("bundle-test");
+
+    private AppConfiguration configuration(String database) {
+        AppConfiguration configuration = new AppConfiguration();
+        configuration.hikari.setUrl(CountingDriver.url(database));
+        configuration.hikari.setUser("sa");
+        configuration.hikari.setMaxSize(2);
+        return configuration;
+    }
+
+    private static void startAll(LifecycleEnvironment lifecycle) throws Exception {
+        for (var managed : lifecycle.getManagedObjects()) {
+            managed.start();
+        }
+    }
+
+    private static void stopAll(LifecycleEnvironment lifecycle) throws Exception {
+        for (var managed : lifecycle.getManagedObjects()) {
+            managed.stop();
+        }
+    }
+
+    @Test
+    void jdbiPoolGetsHikariMetricsAndHealthChecksAndLosesThemOnStop() throws Exception {
+        AppConfiguration configuration = configuration("jdbi");
+        new AppBundle().run(configuration, environment);
+
+        Jdbi jdbi = new JdbiFactory().build(environment, configuration.hikari, "questions");
+        startAll(environment.lifecycle());
+
+        int seven = jdbi.withHandle(handle -> handle.createQuery("SELECT 7").mapTo(Integer.class).one());
+        assertThat(seven).isEqualTo(7);
+        assertThat(environment.metrics().getNames())
+            .containsAll(POOL_METRICS.stream().map(metric -> "questions.pool." + metric).toList());
+        assertThat(environment.healthChecks().getNames())
+            .contains("questions", "questions.pool.ConnectivityCheck");
+        assertThat(environment.healthChecks().runHealthCheck("questions.pool.ConnectivityCheck").isHealthy())
+            .isTrue();
+        assertThat(environment.healthChecks().runHealthCheck("questions").isHealthy()).isTrue();
+
+        stopAll(environment.lifecycle());
+
+        assertThat(environment.metrics().getNames()).noneMatch(name -> name.startsWith("questions.pool."));
+        assertThat(environment.healthChecks().getNames()).doesNotContain("questions.pool.ConnectivityCheck");
+    }
+
+    @Test
+    void gaugesMoveWhenAConnectionIsBorrowed() throws Exception {
+        AppConfiguration configuration = configuration("gauges");
+        AppBundle bundle = new AppBundle();
+        bundle.run(configuration, environment);
+        ManagedDataSource dataSource = bundle.getDataSource();
+        MetricRegistry metrics = environment.metrics();
+
+        try (Connection ignored = dataSource.getConnection()) {
+            assertThat(metrics.getGauges().get("hikari.pool.ActiveConnections").getValue()).isEqualTo(1);
+            assertThat(metrics.getGauges().get("hikari.pool.MaxConnections").getValue()).isEqualTo(2);
+        }
+        // HikariCP caches its gauges for a second; the usage histogram records each return at once
+        assertThat(metrics.getHistograms().get("hikari.pool.Usage").getCount()).isPositive();
+        assertThat(metrics.getTimers().get("hikari.pool.Wait").getCount()).isPositive();
+    }
+
+    @Test
+    void getDataSourceBuildsOneManagedPool() throws Exception {
+        AppConfiguration configuration = configuration("plain-jdbc");
+        AppBundle bundle = new AppBundle();
+        bundle.run(configuration, environment);
+
+        ManagedDataSource dataSource = bundle.getDataSource();
+
+        assertThat(bundle.getDataSource()).isSameAs(dataSource);
+        assertThat(environment.lifecycle().getManagedObjects())
+            .anySatisfy(managed -> assertThat(managed.toString()).contains("ManagedHikariDataSource{pool=hikari"));
+        startAll(environment.lifecycle());
+        assertThat(environment.healthChecks().getNames()).contains("hikari.pool.ConnectivityCheck");
+        stopAll(environment.lifecycle());
+        assertThat(environment.healthChecks().getNames()).doesNotContain("hikari.pool.ConnectivityCheck");
+    }
+
+    @Test
+    void getDataSourceBeforeRunIsAClearError() {
+        assertThatThrownBy(() -> new AppBundle().getDataSource())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("once the bundle has run");
+    }
+
+    @Test
+    void aBundleWithoutHikariConfigurationDoesNothing() {
+        AppBundle bundle = new AppBundle() {
+            @Override
+            public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
+                return null;
+            }
+        };
+        bundle.run(new AppConfiguration(), environment);
+
+        assertThat(environment.healthChecks().getNames()).noneMatch(name -> name.contains(".pool."));
+        assertThatThrownBy(bundle::getDataSource)
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessage("no HikariCP data source is configured");
+    }
+
+    @Test
+    void withoutTheBundleThePoolHasMetricsButNoHealthChecks() throws Exception {
+        AppConfiguration configuration = configuration("no-bundle");
+
+        ManagedDataSource dataSource = configuration.hikari.build(environment.metrics(), "unbundled");
+        ((Managed) dataSource).start();
+
+        assertThat(environment.metrics().getNames()).contains("unbundled.pool.Wait");
+        assertThat(environment.healthChecks().getNames()).noneMatch(name -> name.contains(".pool."));
+        dataSource.stop();
+    }
+}

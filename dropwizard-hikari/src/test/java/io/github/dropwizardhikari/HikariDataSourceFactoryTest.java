@@ -1,0 +1,227 @@
+package io.github.dropwizardhikari;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.config.TomcatOnlySetting;
+import io.github.dropwizardhikari.config.TransactionIsolation;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+class HikariDataSourceFactoryTest {
+    private final MetricRegistry metrics = new MetricRegistry();
+
+    @Test
+    void fullConfigurationMapsEveryFieldOntoHikariConfig() throws Exception {
+        HikariConfig config = FactoryFixtures.parse("full.yml").toHikariConfig(metrics, "full");
+
+        assertThat(config.getPoolName()).isEqualTo("full");
+        assertThat(config.getJdbcUrl()).isEqualTo("jdbc:h2:mem:full");
+        assertThat(config.getDataSourceClassName()).isNull();
+        assertThat(config.getDriverClassName()).isEqualTo("org.h2.Driver");
+        assertThat(config.getUsername()).isEqualTo("sa");
+        assertThat(config.getPassword()).isEqualTo("s3cret-full");
+        assertThat(config.getDataSourceProperties()).containsExactly(entry("charSet", "UTF-8"));
+        assertThat(config.getMinimumIdle()).isEqualTo(2);
+        assertThat(config.getMaximumPoolSize()).isEqualTo(12);
+        assertThat(config.getConnectionTimeout()).isEqualTo(3_000);
+        assertThat(config.getIdleTimeout()).isEqualTo(20_000);
+        assertThat(config.getMaxLifetime()).isEqualTo(600_000);
+        assertThat(config.getKeepaliveTime()).isEqualTo(60_000);
+        assertThat(config.getLeakDetectionThreshold()).isEqualTo(5_000);
+        assertThat(config.getConnectionTestQuery()).isEqualTo("SELECT 1");
+        assertThat(config.getValidationTimeout()).isEqualTo(2_000);
+        assertThat(config.getConnectionInitSql()).isEqualTo("SET SCHEMA PUBLIC");
+        assertThat(config.isAutoCommit()).isFalse();
+        assertThat(config.isReadOnly()).isTrue();
+        assertThat(config.getCatalog()).isEqualTo("FULL");
+        assertThat(config.getTransactionIsolation()).isEqualTo("TRANSACTION_READ_COMMITTED");
+        assertThat(config.getSchema()).isEqualTo("PUBLIC");
+        assertThat(config.getInitializationFailTimeout()).isZero();
+        assertThat(config.isIsolateInternalQueries()).isTrue();
+        assertThat(config.isAllowPoolSuspension()).isTrue();
+        assertThat(config.isRegisterMbeans()).isTrue();
+        assertThat(config.getExceptionOverrideClassName()).isEqualTo(NeverEvict.class.getName());
+        assertThat(config.getExceptionOverride()).isInstanceOf(NeverEvict.class);
+        assertThat(config.getCredentialsProvider()).isInstanceOf(StaticCredentials.class);
+        assertThat(config.getHealthCheckProperties())
+            .containsOnly(entry("connectivityCheckTimeoutMs", "1500"), entry("expected99thPercentileMs", "10"));
+        assertThat(config.getMetricRegistry()).isSameAs(metrics);
+    }
+
+    @Test
+    void fullConfigurationKeepsDropwizardInterfaceValues() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+
+        assertThat(factory.isAutoCommentsEnabled()).isFalse();
+        assertThat(factory.getValidationQuery()).contains("SELECT 1");
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(2));
+        assertThat(factory.getDriverClass()).isEqualTo("org.h2.Driver");
+        assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
+        assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
+        assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
+    }
+
+    @Test
+    void minimalConfigurationHasEveryDefault() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
+        HikariConfig config = factory.toHikariConfig(metrics, "minimal");
+
+        assertThat(config.getJdbcUrl()).isEqualTo("jdbc:h2:mem:minimal");
+        assertThat(config.getDataSourceClassName()).isNull();
+        assertThat(config.getDriverClassName()).isNull();
+        assertThat(config.getUsername()).isNull();
+        assertThat(config.getPassword()).isNull();
+        assertThat(config.getDataSourceProperties()).isEmpty();
+        assertThat(config.getMinimumIdle()).isEqualTo(10);
+        assertThat(config.getMaximumPoolSize()).isEqualTo(10);
+        assertThat(config.getConnectionTimeout()).isEqualTo(30_000);
+        assertThat(config.getIdleTimeout()).isEqualTo(600_000);
+        assertThat(config.getMaxLifetime()).isEqualTo(1_800_000);
+        assertThat(config.getKeepaliveTime()).isEqualTo(120_000);
+        assertThat(config.getLeakDetectionThreshold()).isZero();
+        assertThat(config.getConnectionTestQuery()).isNull();
+        assertThat(config.getValidationTimeout()).isEqualTo(5_000);
+        assertThat(config.getConnectionInitSql()).isNull();
+        assertThat(config.isAutoCommit()).isTrue();
+        assertThat(config.isReadOnly()).isFalse();
+        assertThat(config.getCatalog()).isNull();
+        assertThat(config.getTransactionIsolation()).isNull();
+        assertThat(config.getSchema()).isNull();
+        assertThat(config.getInitializationFailTimeout()).isEqualTo(1);
+        assertThat(config.isIsolateInternalQueries()).isFalse();
+        assertThat(config.isAllowPoolSuspension()).isFalse();
+        assertThat(config.isRegisterMbeans()).isFalse();
+        assertThat(config.getExceptionOverrideClassName()).isNull();
+        assertThat(config.getCredentialsProvider()).isNull();
+        assertThat(config.getHealthCheckProperties()).isEmpty();
+
+        assertThat(factory.isAutoCommentsEnabled()).isTrue();
+        assertThat(factory.getValidationQuery()).isEmpty();
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));
+        assertThat(factory.getMinSize()).isEmpty();
+        assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
+        assertThat(factory.getTomcatOnlySettings()).isEmpty();
+    }
+
+    @Test
+    void minimalConfigurationIsAcceptedByHikariUnchanged() throws Exception {
+        HikariConfig config = FactoryFixtures.parse("minimal.yml").toHikariConfig(metrics, "unchanged");
+        HikariConfig validated = new HikariConfig();
+        config.copyStateTo(validated);
+        validated.validate();
+
+        assertThat(validated.getConnectionTimeout()).isEqualTo(config.getConnectionTimeout());
+        assertThat(validated.getIdleTimeout()).isEqualTo(config.getIdleTimeout());
+        assertThat(validated.getKeepaliveTime()).isEqualTo(config.getKeepaliveTime());
+        assertThat(validated.getMinimumIdle()).isEqualTo(config.getMinimumIdle());
+    }
+
+    @Test
+    void hikariNamesAreAliases() throws Exception {
+        HikariConfig config = FactoryFixtures.parse("hikari_names.yml").toHikariConfig(metrics, "aliases");
+
+        assertThat(config.getJdbcUrl()).isEqualTo("jdbc:h2:mem:aliases");
+        assertThat(config.getDriverClassName()).isEqualTo("org.h2.Driver");
+        assertThat(config.getUsername()).isEqualTo("sa");
+        assertThat(config.getPassword()).isEqualTo("s3cret-alias");
+        assertThat(config.getDataSourceProperties()).containsExactly(entry("charSet", "UTF-8"));
+        assertThat(config.getMinimumIdle()).isEqualTo(3);
+        assertThat(config.getMaximumPoolSize()).isEqualTo(7);
+        assertThat(config.getConnectionTimeout()).isEqualTo(4_000);
+        assertThat(config.getIdleTimeout()).isEqualTo(30_000);
+        assertThat(config.getMaxLifetime()).isEqualTo(900_000);
+        assertThat(config.getConnectionTestQuery()).isEqualTo("SELECT 2");
+        assertThat(config.getValidationTimeout()).isEqualTo(1_000);
+        assertThat(config.getConnectionInitSql()).isEqualTo("SET SCHEMA PUBLIC");
+        assertThat(config.isAutoCommit()).isFalse();
+        assertThat(config.isReadOnly()).isTrue();
+        assertThat(config.getCatalog()).isEqualTo("ALIASES");
+        assertThat(config.getTransactionIsolation()).isEqualTo("TRANSACTION_SERIALIZABLE");
+    }
+
+    @Test
+    void tomcatOnlySettingsAreAcceptedAndWarnedAboutOnceEach() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("tomcat_settings.yml");
+        assertThat(factory.getTomcatOnlySettings()).containsExactlyInAnyOrder(TomcatOnlySetting.ROLLBACK_ON_RETURN,
+            TomcatOnlySetting.USE_FAIR_QUEUE, TomcatOnlySetting.INITIAL_SIZE,
+            TomcatOnlySetting.CHECK_CONNECTION_ON_BORROW, TomcatOnlySetting.JDBC_INTERCEPTORS);
+
+        Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            ManagedDataSource first = factory.build(metrics, "tomcat-first");
+            ManagedDataSource second = factory.build(metrics, "tomcat-second");
+            first.stop();
+            second.stop();
+        } finally {
+            logger.detachAppender(appender);
+        }
+
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
+            "Ignoring Tomcat pool setting 'rollbackOnReturn': HikariCP has no such setting; "
+                + TomcatOnlySetting.ROLLBACK_ON_RETURN.advice() + ".",
+            "Ignoring Tomcat pool setting 'useFairQueue': HikariCP has no such setting; "
+                + TomcatOnlySetting.USE_FAIR_QUEUE.advice() + ".",
+            "Ignoring Tomcat pool setting 'initialSize': HikariCP has no such setting; "
+                + TomcatOnlySetting.INITIAL_SIZE.advice() + ".",
+            "Ignoring Tomcat pool setting 'checkConnectionOnBorrow': HikariCP has no such setting; "
+                + TomcatOnlySetting.CHECK_CONNECTION_ON_BORROW.advice() + ".",
+            "Ignoring Tomcat pool setting 'jdbcInterceptors': HikariCP has no such setting; "
+                + TomcatOnlySetting.JDBC_INTERCEPTORS.advice() + ".");
+        assertThat(appender.list).allMatch(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN);
+    }
+
+    @Test
+    void asSingleConnectionPoolMakesAPoolOfExactlyOne() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        factory.asSingleConnectionPool();
+        HikariConfig config = factory.toHikariConfig(metrics, "single");
+
+        assertThat(config.getMinimumIdle()).isEqualTo(1);
+        assertThat(config.getMaximumPoolSize()).isEqualTo(1);
+    }
+
+    @Test
+    void transactionIsolationAcceptsDropwizardAndHikariSpellings() {
+        assertThat(TransactionIsolation.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(TransactionIsolation.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(TransactionIsolation.parse("TRANSACTION_REPEATABLE_READ"))
+            .isEqualTo(TransactionIsolation.REPEATABLE_READ);
+        assertThat(TransactionIsolation.parse("none")).isEqualTo(TransactionIsolation.NONE);
+        assertThat(TransactionIsolation.parse("DEFAULT").hikariName()).isNull();
+        assertThat(TransactionIsolation.SERIALIZABLE.hikariName()).isEqualTo("TRANSACTION_SERIALIZABLE");
+    }
+
+    @Test
+    void toStringHidesThePassword() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        factory.setUrl("jdbc:postgresql://db/app?user=app&password=url-secret&ssl=true");
+        factory.setProperties(Map.of("password", "property-secret", "sslmode", "require"));
+
+        String text = factory.toString();
+
+        assertThat(text).doesNotContain("s3cret-full", "url-secret", "property-secret")
+            .contains("password=<masked>", "ssl=true", "sslmode=require", "user=sa");
+    }
+
+    @Test
+    void passwordIsNeverSerialized() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+
+        String json = io.dropwizard.jackson.Jackson.newObjectMapper().writeValueAsString(factory);
+
+        assertThat(json).doesNotContain("s3cret-full").contains("\"user\":\"sa\"");
+    }
+}
