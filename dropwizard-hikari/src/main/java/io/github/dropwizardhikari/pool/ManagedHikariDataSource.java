@@ -4,9 +4,12 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -14,7 +17,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Logger;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,7 +31,9 @@ import static java.util.Objects.requireNonNull;
  * or not. A stopped pool does not restart.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     private static final String STATE_SQL_STATE = "08003";
+    private static final long DRAIN_POLL_MILLIS = 10;
 
     private final HikariConfig config;
     @Nullable
@@ -80,8 +85,31 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         unregisterHealthChecks();
         if (running != null) {
-            // HikariCP waits for borrowed connections to come back before it closes them, and removes its metrics.
+            awaitBorrowedConnections(running);
+            // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics.
             running.close();
+        }
+    }
+
+    /**
+     * HikariCP's own shutdown aborts borrowed connections at once, killing work in flight. New borrowers are
+     * refused from here on; those already holding a connection get up to {@code maxWaitForConnection} to
+     * finish and return it.
+     */
+    private void awaitBorrowedConnections(HikariDataSource running) {
+        HikariPoolMXBean poolBean = running.getHikariPoolMXBean();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.getConnectionTimeout());
+        try {
+            while (poolBean.getActiveConnections() > 0 && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(DRAIN_POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int abandoned = poolBean.getActiveConnections();
+        if (abandoned > 0) {
+            LOGGER.warn("Pool {}: {} connection(s) still borrowed after {} ms; closing them", getPoolName(),
+                abandoned, config.getConnectionTimeout());
         }
     }
 
@@ -116,7 +144,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
         throw new SQLFeatureNotSupportedException("HikariCP logs through SLF4J");
     }
 

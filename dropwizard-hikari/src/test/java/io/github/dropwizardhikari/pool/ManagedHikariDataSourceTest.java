@@ -1,5 +1,8 @@
 package io.github.dropwizardhikari.pool;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
@@ -9,13 +12,18 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -163,7 +171,7 @@ class ManagedHikariDataSourceTest {
 
         assertThat(result.isHealthy()).isFalse();
         assertThat(result.getMessage()).isEqualTo("pool closing is closed");
-        assertThat(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(250);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(250);
     }
 
     @Test
@@ -195,7 +203,7 @@ class ManagedHikariDataSourceTest {
             assertThatThrownBy(dataSource::getConnection)
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("request timed out after");
-            long waitedMillis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             assertThat(waitedMillis).isBetween(500L, 1_500L);
         } finally {
             for (Connection connection : held) {
@@ -219,6 +227,59 @@ class ManagedHikariDataSourceTest {
             .hasMessageStartingWith("pool unreachable could not start: ")
             .satisfies(e -> assertThat(e.toString()).doesNotContain("unreachable-secret"));
         assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("unreachable."));
+    }
+
+    @Test
+    void stopWaitsForBorrowedConnectionsSoWorkInFlightCommits() throws Exception {
+        ManagedHikariDataSource dataSource = build("draining", 1);
+        try (Connection setup = dataSource.getConnection(); Statement statement = setup.createStatement()) {
+            statement.execute("CREATE TABLE drained (id INT PRIMARY KEY)");
+        }
+        Connection inFlight = dataSource.getConnection();
+        inFlight.setAutoCommit(false);
+        try (Statement statement = inFlight.createStatement()) {
+            statement.executeUpdate("INSERT INTO drained VALUES (1)");
+        }
+
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(dataSource::stop);
+        // the stop is waiting for the borrowed connection, and new borrowers are already refused
+        assertThatThrownBy(() -> stopping.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        assertThatThrownBy(dataSource::getConnection).hasMessage("pool draining has been closed");
+
+        inFlight.commit();
+        inFlight.close();
+        stopping.get(5, TimeUnit.SECONDS);
+
+        try (Connection direct = DriverManager.getConnection(CountingDriver.url("draining"), "sa",
+            "pool-secret");
+             Statement statement = direct.createStatement();
+             ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM drained")) {
+            assertThat(result.next()).isTrue();
+            assertThat(result.getInt(1)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void stopGivesUpOnAnUnreturnedConnectionAfterTheConnectionTimeout() throws Exception {
+        ManagedHikariDataSource dataSource = build("abandoned", 1);
+        Connection neverReturned = dataSource.getConnection();
+        Logger logger = (Logger) LoggerFactory.getLogger(ManagedHikariDataSource.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+
+        long started = System.nanoTime();
+        try {
+            dataSource.stop();
+        } finally {
+            logger.detachAppender(appender);
+            neverReturned.close();
+        }
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(stopMillis).isBetween(500L, 3_000L);
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+            .containsExactly("Pool abandoned: 1 connection(s) still borrowed after 500 ms; closing them");
     }
 
     @Test
