@@ -6,6 +6,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
+import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,10 @@ import static java.util.Objects.requireNonNull;
  * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
  * when configured) beside its metrics. Bundles run before {@code Application.run}, so this covers every pool the
  * application builds.</p>
+ *
+ * <p>When {@code admission.enabled} is set, the bundle also puts Jetty's QoS handler in front of the application's
+ * servlets, limiting concurrent requests to the pool's size (see
+ * {@link io.github.dropwizardhikari.admission.AdmissionFactory}).</p>
  *
  * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
  *
@@ -67,6 +72,12 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
             return;
         }
         factory.setHealthCheckRegistry(environment.healthChecks());
+        if (factory.getAdmission().isEnabled()) {
+            PoolAdmissionHandler admission = factory.getAdmission().build(factory.getMaxSize(),
+                factory.getMaxWaitForConnection(), environment.metrics(), name());
+            // between the application context and its servlets, so only application requests are limited
+            environment.getApplicationContext().insertHandler(admission);
+        }
     }
 
     /**

@@ -12,10 +12,12 @@ import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
+import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.config.TomcatOnlySetting;
 import io.github.dropwizardhikari.config.TransactionIsolation;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
@@ -102,6 +104,8 @@ import static java.util.Objects.requireNonNull;
  * {@code Connection99Percent} check).</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Let JDBI and Hibernate add a comment
  * naming the calling method to each query.</td></tr>
+ * <tr><td>{@code admission}</td><td></td><td>off</td><td>Pool-aware admission of HTTP requests; see
+ * {@link AdmissionFactory}.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -197,6 +201,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
 
     private boolean autoCommentsEnabled = true;
+
+    @Valid
+    @NotNull
+    private AdmissionFactory admission = new AdmissionFactory();
 
     @JsonIgnore
     private final Set<TomcatOnlySetting> tomcatOnlySettings = EnumSet.noneOf(TomcatOnlySetting.class);
@@ -536,6 +544,19 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonProperty
     public void setAutoCommentsEnabled(boolean autoCommentsEnabled) {
         this.autoCommentsEnabled = autoCommentsEnabled;
+    }
+
+    /**
+     * @return pool-aware admission of HTTP requests, applied by {@link HikariBundle}
+     */
+    @JsonProperty
+    public AdmissionFactory getAdmission() {
+        return admission;
+    }
+
+    @JsonProperty
+    public void setAdmission(AdmissionFactory admission) {
+        this.admission = admission;
     }
 
     /**

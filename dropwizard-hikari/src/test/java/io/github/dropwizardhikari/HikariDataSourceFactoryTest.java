@@ -7,6 +7,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.admission.AdmissionFactory;
+import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.config.TomcatOnlySetting;
 import io.github.dropwizardhikari.config.TransactionIsolation;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,14 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
         assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
+
+        AdmissionFactory admission = factory.getAdmission();
+        assertThat(admission.isEnabled()).isTrue();
+        assertThat(admission.getMaxConcurrentRequests()).contains(6);
+        assertThat(admission.getMaxWait()).contains(Duration.milliseconds(750));
+        assertThat(admission.getMaxWaitingRequests()).isEqualTo(100);
+        assertThat(admission.getPaths()).containsExactly("/questions/*", "/answers");
+        assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(3));
     }
 
     @Test
@@ -111,6 +121,28 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getMinSize()).isEmpty();
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
+
+        AdmissionFactory admission = factory.getAdmission();
+        assertThat(admission.isEnabled()).isFalse();
+        assertThat(admission.getMaxConcurrentRequests()).isEmpty();
+        assertThat(admission.getMaxWait()).isEmpty();
+        assertThat(admission.getMaxWaitingRequests()).isEqualTo(1024);
+        assertThat(admission.getPaths()).containsExactly("/*");
+        assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(1));
+    }
+
+    @Test
+    void admissionDefaultsToThePoolsSizeAndTimeout() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
+
+        PoolAdmissionHandler handler = factory.getAdmission().build(factory.getMaxSize(),
+            factory.getMaxWaitForConnection(), metrics, "defaults");
+
+        assertThat(handler.getMaxRequestCount()).isEqualTo(10);
+        assertThat(handler.getMaxSuspend()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(handler.getMaxSuspendedRequestCount()).isEqualTo(1024);
+        assertThat(metrics.getNames()).contains("defaults.admission.admitted", "defaults.admission.waiting",
+            "defaults.admission.wait", "defaults.admission.rejected", "defaults.admission.inside");
     }
 
     @Test

@@ -29,6 +29,8 @@ class InvalidConfigurationTest {
         "invalid_health_check_properties.yml                   | healthCheckProperties accepts only connectivityCheckTimeoutMs and expected99thPercentileMs",
         "invalid_unknown_field.yml                             | maxPoolSizee",
         "invalid_transaction_isolation.yml                     | defaultTransactionIsolation",
+        "invalid_admission_limit.yml                           | admission.maxConcurrentRequests must be greater than or equal to 1",
+        "invalid_admission_paths.yml                           | admission.paths must not be empty",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> FactoryFixtures.parse(fixture))

@@ -1,0 +1,136 @@
+package io.github.dropwizardhikari.admission;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import org.jspecify.annotations.Nullable;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Pool-aware admission: limits how many application requests run at once, by default to the pool's
+ * {@code maxSize}, so that requests beyond that wait in a FIFO queue in front of the pool instead of competing
+ * for connections inside it.
+ *
+ * <table>
+ * <caption>Configuration parameters ({@code hikari.admission})</caption>
+ * <tr><th>Name</th><th>Default</th><th>Description</th></tr>
+ * <tr><td>{@code enabled}</td><td>{@code false}</td><td>Turn admission on.</td></tr>
+ * <tr><td>{@code maxConcurrentRequests}</td><td>the pool's {@code maxSize}</td><td>Requests admitted at once;
+ * at least 1.</td></tr>
+ * <tr><td>{@code maxWait}</td><td>the pool's {@code maxWaitForConnection}</td><td>How long a request may wait
+ * for admission before it is answered 503; at least 1 millisecond.</td></tr>
+ * <tr><td>{@code maxWaitingRequests}</td><td>1024</td><td>Requests that may wait at once; more are answered 503
+ * at once.</td></tr>
+ * <tr><td>{@code paths}</td><td>{@code /*}</td><td>Servlet path specs, relative to the application context, of
+ * the requests to limit.</td></tr>
+ * <tr><td>{@code retryAfter}</td><td>1 second</td><td>The {@code Retry-After} of a 503 answer, in whole
+ * seconds.</td></tr>
+ * </table>
+ */
+public class AdmissionFactory {
+    private boolean enabled = false;
+
+    @Nullable
+    @Min(1)
+    private Integer maxConcurrentRequests;
+
+    @Nullable
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    private Duration maxWait;
+
+    @Min(0)
+    private int maxWaitingRequests = 1024;
+
+    @NotEmpty
+    private List<@NotNull String> paths = List.of("/*");
+
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    private Duration retryAfter = Duration.seconds(1);
+
+    @JsonProperty
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    @JsonProperty
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    @JsonProperty
+    public Optional<Integer> getMaxConcurrentRequests() {
+        return Optional.ofNullable(maxConcurrentRequests);
+    }
+
+    @JsonProperty
+    public void setMaxConcurrentRequests(@Nullable Integer maxConcurrentRequests) {
+        this.maxConcurrentRequests = maxConcurrentRequests;
+    }
+
+    @JsonProperty
+    public Optional<Duration> getMaxWait() {
+        return Optional.ofNullable(maxWait);
+    }
+
+    @JsonProperty
+    public void setMaxWait(@Nullable Duration maxWait) {
+        this.maxWait = maxWait;
+    }
+
+    @JsonProperty
+    public int getMaxWaitingRequests() {
+        return maxWaitingRequests;
+    }
+
+    @JsonProperty
+    public void setMaxWaitingRequests(int maxWaitingRequests) {
+        this.maxWaitingRequests = maxWaitingRequests;
+    }
+
+    @JsonProperty
+    public List<String> getPaths() {
+        return paths;
+    }
+
+    @JsonProperty
+    public void setPaths(List<String> paths) {
+        this.paths = paths;
+    }
+
+    @JsonProperty
+    public Duration getRetryAfter() {
+        return retryAfter;
+    }
+
+    @JsonProperty
+    public void setRetryAfter(Duration retryAfter) {
+        this.retryAfter = retryAfter;
+    }
+
+    /**
+     * Builds the Jetty handler that enforces the limit.
+     *
+     * @param poolMaxSize           the pool's {@code maxSize}, the default limit
+     * @param poolConnectionTimeout the pool's {@code maxWaitForConnection}, the default wait
+     * @param metrics               where the handler's metrics go
+     * @param name                  the prefix of its metrics
+     */
+    public PoolAdmissionHandler build(int poolMaxSize, Duration poolConnectionTimeout, MetricRegistry metrics,
+                                      String name) {
+        PoolAdmissionHandler handler = new PoolAdmissionHandler(metrics, name, retryAfter.toSeconds());
+        handler.setMaxRequestCount(getMaxConcurrentRequests().orElse(poolMaxSize));
+        handler.setMaxSuspend(java.time.Duration.ofMillis(getMaxWait().orElse(poolConnectionTimeout)
+            .toMilliseconds()));
+        handler.setMaxSuspendedRequestCount(maxWaitingRequests);
+        handler.includePath(paths.toArray(String[]::new));
+        return handler;
+    }
+}

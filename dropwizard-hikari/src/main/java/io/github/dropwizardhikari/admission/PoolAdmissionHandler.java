@@ -1,0 +1,82 @@
+package io.github.dropwizardhikari.admission;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.MimeTypes;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.util.Callback;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Jetty's {@link QoSHandler} with Dropwizard metrics and a JSON 503.
+ *
+ * <p>Jetty does the admission: at most {@code maxRequestCount} requests pass at once, the rest are suspended
+ * (holding no thread) in FIFO order until a permit frees up or {@code maxSuspend} passes. This class adds the
+ * metrics {@code <name>.admission.{admitted, inside, waiting, wait, rejected}} and answers a rejected or
+ * expired request with {@code 503}, {@code Retry-After} and a body in Dropwizard's error format.</p>
+ */
+public class PoolAdmissionHandler extends QoSHandler {
+    private static final String ARRIVAL_ATTRIBUTE = PoolAdmissionHandler.class.getName() + ".arrival";
+
+    private final Meter admitted;
+    private final Counter inside;
+    private final Timer wait;
+    private final Meter rejected;
+    private final long retryAfterSeconds;
+
+    PoolAdmissionHandler(MetricRegistry metrics, String name, long retryAfterSeconds) {
+        this.admitted = metrics.meter(MetricRegistry.name(name, "admission", "admitted"));
+        this.inside = metrics.counter(MetricRegistry.name(name, "admission", "inside"));
+        this.wait = metrics.timer(MetricRegistry.name(name, "admission", "wait"));
+        this.rejected = metrics.meter(MetricRegistry.name(name, "admission", "rejected"));
+        metrics.gauge(MetricRegistry.name(name, "admission", "waiting"), () -> this::getSuspendedRequestCount);
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    @Override
+    public boolean onConditionsMet(Request request, Response response, Callback callback) throws Exception {
+        request.setAttribute(ARRIVAL_ATTRIBUTE, System.nanoTime());
+        return super.onConditionsMet(request, response, callback);
+    }
+
+    @Override
+    protected boolean nextHandler(Request request, Response response, Callback callback) throws Exception {
+        Object arrival = request.getAttribute(ARRIVAL_ATTRIBUTE);
+        if (arrival instanceof Long) {
+            wait.update(System.nanoTime() - (Long) arrival, TimeUnit.NANOSECONDS);
+        }
+        admitted.mark();
+        inside.inc();
+        Request.addCompletionListener(request, failure -> inside.dec());
+        return super.nextHandler(request, response, callback);
+    }
+
+    @Override
+    protected void reject(Request request, Response response, Callback callback, int status) {
+        writeUnavailable(response, callback, "too many requests are waiting for a database connection");
+    }
+
+    @Override
+    protected void expireSuspended(Request request, Response response, Callback callback) {
+        writeUnavailable(response, callback, "timed out after " + getMaxSuspend().toMillis()
+            + " ms waiting for a database connection");
+    }
+
+    private void writeUnavailable(Response response, Callback callback, String message) {
+        rejected.mark();
+        response.setStatus(HttpStatus.SERVICE_UNAVAILABLE_503);
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, retryAfterSeconds);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, MimeTypes.Type.APPLICATION_JSON_UTF_8.asString());
+        String body = "{\"code\":503,\"message\":\"" + message + "\"}";
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    }
+}
