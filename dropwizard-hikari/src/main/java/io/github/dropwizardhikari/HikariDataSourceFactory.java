@@ -73,8 +73,9 @@ import static java.util.Objects.requireNonNull;
  * this; 0 or at least 2 seconds, and below {@code maxConnectionAge}.</td></tr>
  * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none</td><td>SQL that tests a
  * connection; without it, JDBC 4 {@code Connection.isValid()} is used.</td></tr>
- * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds</td><td>How long a
- * connection test may take; at least 250 milliseconds, at most {@code maxWaitForConnection}.</td></tr>
+ * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or
+ * {@code maxWaitForConnection} if shorter</td><td>How long a connection test may take; at least 250 milliseconds,
+ * at most {@code maxWaitForConnection}.</td></tr>
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on
  * every new connection.</td></tr>
  * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit
@@ -117,6 +118,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         "expected99thPercentileMs");
 
     private static final Logger LOGGER = LoggerFactory.getLogger(HikariDataSourceFactory.class);
+    private static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
 
     @Nullable
     private String url;
@@ -162,9 +164,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @Nullable
     private String validationQuery;
 
-    @NotNull
+    @Nullable
     @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
-    private Duration validationQueryTimeout = Duration.seconds(5);
+    private Duration validationQueryTimeout;
 
     @Nullable
     private String initializationQuery;
@@ -388,15 +390,19 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         this.validationQuery = validationQuery;
     }
 
+    /**
+     * @return the validation timeout: as configured, or else 5 seconds, or {@code maxWaitForConnection} when that
+     * is shorter
+     */
     @Override
     @JsonProperty
     public Optional<Duration> getValidationQueryTimeout() {
-        return Optional.of(validationQueryTimeout);
+        return Optional.of(getEffectiveValidationQueryTimeout());
     }
 
     @JsonProperty
     @JsonAlias("validationTimeout")
-    public void setValidationQueryTimeout(Duration validationQueryTimeout) {
+    public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
         this.validationQueryTimeout = validationQueryTimeout;
     }
 
@@ -664,7 +670,15 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonIgnore
     @ValidationMethod(message = "validationQueryTimeout must not be longer than maxWaitForConnection")
     public boolean isValidationQueryTimeoutValid() {
-        return validationQueryTimeout.toMilliseconds() <= maxWaitForConnection.toMilliseconds();
+        return getEffectiveValidationQueryTimeout().toMilliseconds() <= maxWaitForConnection.toMilliseconds();
+    }
+
+    private Duration getEffectiveValidationQueryTimeout() {
+        if (validationQueryTimeout != null) {
+            return validationQueryTimeout;
+        }
+        return maxWaitForConnection.toMilliseconds() < DEFAULT_VALIDATION_TIMEOUT.toMilliseconds()
+            ? maxWaitForConnection : DEFAULT_VALIDATION_TIMEOUT;
     }
 
     @JsonIgnore
@@ -702,7 +716,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         config.setKeepaliveTime(keepaliveTime.toMilliseconds());
         config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());
         config.setConnectionTestQuery(validationQuery);
-        config.setValidationTimeout(validationQueryTimeout.toMilliseconds());
+        config.setValidationTimeout(getEffectiveValidationQueryTimeout().toMilliseconds());
         config.setConnectionInitSql(initializationQuery);
         config.setAutoCommit(autoCommitByDefault);
         config.setReadOnly(readOnlyByDefault);
@@ -768,7 +782,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             + ", keepaliveTime=" + keepaliveTime
             + ", leakDetectionThreshold=" + leakDetectionThreshold
             + ", validationQuery=" + validationQuery
-            + ", validationQueryTimeout=" + validationQueryTimeout
+            + ", validationQueryTimeout=" + getEffectiveValidationQueryTimeout()
             + ", defaultTransactionIsolation=" + defaultTransactionIsolation
             + ", autoCommitByDefault=" + autoCommitByDefault
             + ", readOnlyByDefault=" + readOnlyByDefault

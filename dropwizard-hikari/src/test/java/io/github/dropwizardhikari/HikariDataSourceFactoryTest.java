@@ -159,6 +159,16 @@ class HikariDataSourceFactoryTest {
     }
 
     @Test
+    void validationTimeoutDefaultsToTheConnectionTimeoutWhenThatIsShorter() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
+        factory.setMaxWaitForConnection(Duration.seconds(2));
+
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(2));
+        assertThat(factory.toHikariConfig(metrics, "short").getValidationTimeout()).isEqualTo(2_000);
+        assertThat(factory.isValidationQueryTimeoutValid()).isTrue();
+    }
+
+    @Test
     void hikariNamesAreAliases() throws Exception {
         HikariConfig config = FactoryFixtures.parse("hikari_names.yml").toHikariConfig(metrics, "aliases");
 
