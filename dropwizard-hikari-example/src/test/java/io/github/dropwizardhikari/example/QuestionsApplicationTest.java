@@ -1,0 +1,197 @@
+package io.github.dropwizardhikari.example;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import jakarta.ws.rs.client.Entity;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The same application on HikariCP and on Dropwizard's Tomcat pool, each on H2 and on PostgreSQL, seeded with the
+ * same generated data: every endpoint gives the same answers whichever pool and database serve it.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class QuestionsApplicationTest {
+    static final DropwizardAppExtension<QuestionsConfiguration> HIKARI_H2 = TestApps.hikariOnH2("app_hikari");
+    static final DropwizardAppExtension<QuestionsConfiguration> TOMCAT_H2 = TestApps.tomcatOnH2("app_tomcat");
+    static final DropwizardAppExtension<QuestionsConfiguration> HIKARI_PG = TestApps.hikariOnPostgres("example_app_hikari");
+    static final DropwizardAppExtension<QuestionsConfiguration> TOMCAT_PG = TestApps.tomcatOnPostgres("example_app_tomcat");
+
+    private static final List<String> HIKARI_METRICS = List.of("Wait", "Usage", "ConnectionCreation",
+        "ConnectionTimeoutRate", "TotalConnections", "IdleConnections", "ActiveConnections", "PendingConnections",
+        "MaxConnections", "MinConnections");
+
+    private final ObjectMapper json = new ObjectMapper();
+
+    static Stream<Arguments> apps() {
+        return Stream.of(Arguments.of("hikari on H2", HIKARI_H2), Arguments.of("tomcat on H2", TOMCAT_H2),
+            Arguments.of("hikari on PostgreSQL", HIKARI_PG), Arguments.of("tomcat on PostgreSQL", TOMCAT_PG));
+    }
+
+    private static String url(DropwizardAppExtension<?> app, String path) {
+        return "http://localhost:" + app.getLocalPort() + path;
+    }
+
+    private static String adminUrl(DropwizardAppExtension<?> app, String path) {
+        return "http://localhost:" + app.getAdminPort() + path;
+    }
+
+    private List<Map<String, Object>> questionsOf(DropwizardAppExtension<?> app, long user) throws Exception {
+        String body = app.client().target(url(app, "/questions?user=" + user)).request().get(String.class);
+        List<Map<String, Object>> questions = json.readValue(body, new TypeReference<>() { });
+        questions.sort(Comparator.comparingLong(question -> ((Number) question.get("id")).longValue()));
+        return questions;
+    }
+
+    @Test
+    void everyConfigurationGivesTheSameAnswers() throws Exception {
+        for (long user = 1; user <= 8; user++) {
+            List<Map<String, Object>> expected = questionsOf(HIKARI_H2, user);
+            assertThat(expected).as("questions of user %d", user).isNotEmpty();
+            assertThat(questionsOf(TOMCAT_H2, user)).isEqualTo(expected);
+            assertThat(questionsOf(HIKARI_PG, user)).isEqualTo(expected);
+            assertThat(questionsOf(TOMCAT_PG, user)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void questionsAreJsonWithNullsAndIsoDates() throws Exception {
+        JsonNode questions = json.readTree(HIKARI_PG.client().target(url(HIKARI_PG, "/questions/first?limit=500"))
+            .request().get(String.class));
+
+        assertThat(questions).hasSize(500);
+        JsonNode first = questions.get(0);
+        assertThat(first.fieldNames()).toIterable().containsExactly("id", "creationDate", "closedDate",
+            "deletionDate", "score", "ownerUserId", "answerCount");
+        assertThat(first.get("id").asLong()).isEqualTo(1);
+        assertThat(first.get("creationDate").asText()).matches("2008-07-31T\\d{2}:\\d{2}:\\d{2}Z");
+        assertThat(questions).anySatisfy(question -> assertThat(question.get("closedDate").isNull()).isTrue());
+        assertThat(questions).anySatisfy(question -> assertThat(question.get("ownerUserId").isNull()).isTrue());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("apps")
+    void manySmallSelectsAnswerPerOwner(String name, DropwizardAppExtension<QuestionsConfiguration> app)
+        throws Exception {
+        JsonNode byOwner = json.readTree(app.client().target(url(app, "/questions/by-owners?users=1,2,3"))
+            .request().get(String.class));
+
+        assertThat(byOwner.fieldNames()).toIterable().containsExactly("1", "2", "3");
+        assertThat(byOwner.get("2")).hasSize(questionsOf(app, 2).size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("apps")
+    void createUpdateMoveAndDelete(String name, DropwizardAppExtension<QuestionsConfiguration> app)
+        throws Exception {
+        String body = "{\"creationDate\":\"2024-05-01T10:00:00Z\",\"score\":3,\"ownerUserId\":9999,"
+            + "\"answerCount\":4}";
+        Response created = app.client().target(url(app, "/questions")).request()
+            .post(Entity.entity(body, MediaType.APPLICATION_JSON));
+        assertThat(created.getStatus()).isEqualTo(201);
+        long id = json.readTree(created.readEntity(String.class)).get("id").asLong();
+        assertThat(created.getLocation().getPath()).isEqualTo("/questions/" + id);
+        assertThat(id).isGreaterThan(3_000);
+
+        Response second = app.client().target(url(app, "/questions")).request()
+            .post(Entity.entity(body.replace("\"answerCount\":4", "\"answerCount\":0"), MediaType.APPLICATION_JSON));
+        long other = json.readTree(second.readEntity(String.class)).get("id").asLong();
+
+        Response moved = app.client().target(url(app, "/questions/" + id + "/move-answers?to=" + other + "&count=3"))
+            .request().post(Entity.json(""));
+        assertThat(moved.getStatus()).isEqualTo(200);
+        JsonNode move = json.readTree(moved.readEntity(String.class));
+        assertThat(move.get("from").get("answerCount").asInt()).isEqualTo(1);
+        assertThat(move.get("to").get("answerCount").asInt()).isEqualTo(3);
+
+        // more than the source has: refused, and neither question changed
+        Response refused = app.client().target(url(app, "/questions/" + id + "/move-answers?to=" + other
+            + "&count=2")).request().post(Entity.json(""));
+        assertThat(refused.getStatus()).isEqualTo(422);
+        assertThat(refused.readEntity(String.class)).contains("count must be at most 1");
+        assertThat(questionsOf(app, 9999)).extracting(question -> question.get("answerCount"))
+            .containsExactly(1, 3);
+
+        Response updated = app.client().target(url(app, "/questions/" + id)).request()
+            .put(Entity.entity(body.replace("\"score\":3", "\"score\":30"), MediaType.APPLICATION_JSON));
+        assertThat(updated.getStatus()).isEqualTo(200);
+        assertThat(json.readTree(app.client().target(url(app, "/questions/" + id)).request().get(String.class))
+            .get("score").asInt()).isEqualTo(30);
+
+        assertThat(app.client().target(url(app, "/questions/" + id)).request().delete().getStatus()).isEqualTo(204);
+        assertThat(app.client().target(url(app, "/questions/" + other)).request().delete().getStatus()).isEqualTo(204);
+        assertThat(app.client().target(url(app, "/questions/" + id)).request().get().getStatus()).isEqualTo(404);
+        assertThat(app.client().target(url(app, "/questions/" + id)).request().delete().getStatus()).isEqualTo(404);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("apps")
+    void healthCheckAndMetricsAtTheAdminPort(String name, DropwizardAppExtension<QuestionsConfiguration> app)
+        throws Exception {
+        JsonNode health = json.readTree(app.client().target(adminUrl(app, "/healthcheck")).request()
+            .get(String.class));
+        JsonNode metrics = json.readTree(app.client().target(adminUrl(app, "/metrics")).request().get(String.class));
+        String allMetricNames = metrics.toString();
+
+        assertThat(health.get("questions").get("healthy").asBoolean()).isTrue();
+        if (app.getConfiguration().getHikari() != null) {
+            assertThat(health.get("questions.pool.ConnectivityCheck").get("healthy").asBoolean()).isTrue();
+            for (String metric : HIKARI_METRICS) {
+                assertThat(allMetricNames).contains("\"questions.pool." + metric + "\"");
+            }
+        } else {
+            assertThat(health.has("questions.pool.ConnectivityCheck")).isFalse();
+            assertThat(allMetricNames).doesNotContain("questions.pool.Wait")
+                .contains("io.dropwizard.db.ManagedPooledDataSource.questions.active");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badRequests")
+    void badInputNamesTheParameter(String request, int status, String message) {
+        String[] parts = request.split(" ", 2);
+        Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
+            .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
+                : Entity.entity("{\"score\":1,\"answerCount\":-1}", MediaType.APPLICATION_JSON));
+
+        assertThat(response.getStatus()).isEqualTo(status);
+        assertThat(response.getMediaType().toString()).startsWith("application/json");
+        assertThat(response.readEntity(String.class)).contains(message);
+    }
+
+    static Stream<Arguments> badRequests() {
+        return Stream.of(
+            Arguments.of("GET /questions", 400, "query param user is required"),
+            Arguments.of("GET /questions?user=abc", 400, "query param user must be a whole number, not 'abc'"),
+            Arguments.of("GET /questions/by-owners", 400, "query param users is required"),
+            Arguments.of("GET /questions/by-owners?users=1,x", 400, "'x' is not one"),
+            Arguments.of("GET /questions/first?limit=0", 400, "query param limit must be between 1 and 10000"),
+            Arguments.of("GET /questions/first?limit=10001", 400, "query param limit must be between 1 and 10000"),
+            Arguments.of("GET /questions/first?limit=many", 400, "query param limit must be a whole number"),
+            Arguments.of("GET /questions/123456789", 404, "question 123456789 not found"),
+            Arguments.of("GET /questions/abc", 400, "path param id is not a number"),
+            Arguments.of("DELETE /questions/123456789", 404, "question 123456789 not found"),
+            Arguments.of("POST /questions/1/move-answers?count=1", 400, "query param to is required"),
+            Arguments.of("POST /questions/1/move-answers?to=2", 400, "query param count is required"),
+            Arguments.of("POST /questions/1/move-answers?to=2&count=0", 400, "query param count must be at least 1"),
+            Arguments.of("POST /questions/1/move-answers?to=1&count=1", 422, "query param to must differ"),
+            Arguments.of("POST /questions/1/move-answers?to=123456789&count=1", 404, "question 123456789 not found"),
+            Arguments.of("POST /questions", 422, "creationDate must not be null"),
+            Arguments.of("PUT /questions/1", 422, "answerCount must be greater than or equal to 0"));
+    }
+}
