@@ -195,6 +195,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         if (healthChecks != null) {
             config.setHealthCheckRegistry(hikariChecks);
         }
+        CatalogProbe.adoptDefaultCatalog(config);
         HikariDataSource started;
         try {
             started = new HikariDataSource(config);

@@ -1,0 +1,124 @@
+package io.github.dropwizardhikari.it.faults;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a database, which a test can turn into a network fault: refuse new
+ * connections, swallow them (accept and never answer), or cut the ones that are open.
+ */
+public final class TcpProxy implements AutoCloseable {
+    /** What happens to a new connection. */
+    public enum Mode { FORWARD, REFUSE, BLACKHOLE }
+
+    private final ServerSocket server;
+    private final String targetHost;
+    private final int targetPort;
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "tcp-proxy");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private volatile Mode mode = Mode.FORWARD;
+
+    public TcpProxy(String targetHostAndPort) throws IOException {
+        String[] parts = targetHostAndPort.split(":");
+        this.targetHost = parts[0];
+        this.targetPort = Integer.parseInt(parts[1]);
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        threads.execute(this::acceptLoop);
+    }
+
+    public String hostAndPort() {
+        return "127.0.0.1:" + server.getLocalPort();
+    }
+
+    public void mode(Mode newMode) {
+        this.mode = newMode;
+    }
+
+    /** Closes every connection that passes through the proxy now, as a network failure would. */
+    public void cutAll() {
+        for (Socket socket : open) {
+            closeQuietly(socket);
+        }
+        open.clear();
+    }
+
+    public int openConnections() {
+        return open.size();
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                switch (mode) {
+                    case REFUSE -> closeQuietly(client);
+                    case BLACKHOLE -> open.add(client);
+                    case FORWARD -> forward(client);
+                }
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void forward(Socket client) {
+        try {
+            Socket upstream = new Socket();
+            upstream.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
+            open.add(client);
+            open.add(upstream);
+            threads.execute(() -> pipe(client, upstream));
+            threads.execute(() -> pipe(upstream, client));
+        } catch (IOException e) {
+            closeQuietly(client);
+        }
+    }
+
+    private void pipe(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int read;
+            while ((read = in.read(buffer)) != -1) {
+                out.write(buffer, 0, read);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // one side went away: the other goes too
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+            open.remove(from);
+            open.remove(to);
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+        cutAll();
+        threads.shutdownNow();
+        threads.awaitTermination(5, TimeUnit.SECONDS);
+    }
+}

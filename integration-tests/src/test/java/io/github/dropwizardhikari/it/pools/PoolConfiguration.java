@@ -1,0 +1,90 @@
+package io.github.dropwizardhikari.it.pools;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.it.db.DatabaseKind;
+import io.github.dropwizardhikari.it.db.TestDatabase;
+
+/**
+ * The three pools every comparison in this project uses, each built through its real Dropwizard factory.
+ */
+public enum PoolConfiguration {
+    /** This bundle with its defaults. */
+    HIKARI("hikari"),
+    /** Dropwizard's Tomcat {@code DataSourceFactory} with its defaults. */
+    TOMCAT_DEFAULT("tomcat-default"),
+    /** Tomcat configured to give HikariCP's guarantees as far as it can. */
+    TOMCAT_SAFE("tomcat-safe");
+
+    private final String label;
+
+    PoolConfiguration(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /**
+     * @param maxSize           the most connections; 1 makes every borrow reuse the same physical connection
+     * @param connectionTimeout how long a borrower waits
+     */
+    public ManagedDataSource build(TestDatabase database, String name, int maxSize, Duration connectionTimeout,
+                                   MetricRegistry metrics) {
+        return switch (this) {
+            case HIKARI -> hikari(database, maxSize, connectionTimeout).build(metrics, name);
+            case TOMCAT_DEFAULT -> tomcat(database, maxSize, connectionTimeout).build(metrics, name);
+            case TOMCAT_SAFE -> safe(tomcat(database, maxSize, connectionTimeout), database).build(metrics, name);
+        };
+    }
+
+    public static HikariDataSourceFactory hikari(TestDatabase database, int maxSize, Duration connectionTimeout) {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(database.url());
+        factory.setUser(database.user());
+        factory.setPassword(database.password());
+        factory.setMaxSize(maxSize);
+        factory.setMaxWaitForConnection(connectionTimeout);
+        return factory;
+    }
+
+    public static DataSourceFactory tomcat(TestDatabase database, int maxSize, Duration connectionTimeout) {
+        DataSourceFactory factory = new DataSourceFactory();
+        factory.setDriverClass(database.kind().driverClass());
+        factory.setUrl(database.url());
+        factory.setUser(database.user());
+        factory.setPassword(database.password());
+        factory.setInitialSize(Math.min(maxSize, 1));
+        factory.setMinSize(Math.min(maxSize, 1));
+        factory.setMaxSize(maxSize);
+        factory.setMaxWaitForConnection(connectionTimeout);
+        return factory;
+    }
+
+    private static DataSourceFactory safe(DataSourceFactory factory, TestDatabase database) {
+        // ConnectionState resets only the defaults that are configured, so configure the driver's own
+        factory.setAutoCommitByDefault(true);
+        factory.setReadOnlyByDefault(false);
+        factory.setDefaultTransactionIsolation(database.kind() == DatabaseKind.POSTGRES
+            ? DataSourceFactory.TransactionIsolation.READ_COMMITTED
+            : DataSourceFactory.TransactionIsolation.REPEATABLE_READ);
+        if (database.kind() == DatabaseKind.MARIADB) {
+            factory.setDefaultCatalog(database.databaseName());
+        }
+        factory.setRollbackOnReturn(true);
+        factory.setCheckConnectionOnBorrow(true);
+        factory.setValidationInterval(Duration.milliseconds(500));
+        factory.setValidatorClassName(java.util.Optional.of(IsValidValidator.class.getName()));
+        factory.setJdbcInterceptors(java.util.Optional.of("ConnectionState;StatementFinalizer"));
+        return factory;
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}

@@ -1,0 +1,18 @@
+package io.github.dropwizardhikari.it.safety;
+
+import io.github.dropwizardhikari.it.db.TestDatabase;
+import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import io.github.dropwizardhikari.it.safety.Observation.Outcome;
+
+class SafetyContractMariaDbIT extends SafetyContractIT {
+    @Override
+    TestDatabase server() {
+        return TestDatabases.mariadb();
+    }
+
+    @Override
+    Outcome expected(Guarantee guarantee, PoolConfiguration pool) {
+        return ExpectedBehaviour.MARIADB.get(guarantee, pool);
+    }
+}
