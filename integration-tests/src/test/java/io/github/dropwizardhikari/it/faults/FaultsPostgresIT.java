@@ -1,0 +1,381 @@
+package io.github.dropwizardhikari.it.faults;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.it.db.TestDatabase;
+import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What each pool does when the database misbehaves: its connections are killed, it becomes unreachable, slow
+ * queries exhaust the pool, a borrower leaks a connection, or the application stops with work in flight. The
+ * figures go to {@code docs/faults.md}; the assertions hold each pool to what it promises.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FaultsPostgresIT {
+    private static final Duration TIMEOUT = Duration.seconds(1);
+    private static final long ON_TIME_MILLIS = 1_100;
+
+    private final FaultReport report = new FaultReport();
+    private final MetricRegistry metrics = new MetricRegistry();
+    private TestDatabase database;
+
+    @BeforeAll
+    void prepare() throws SQLException {
+        database = TestDatabases.postgres().isolated("it_faults");
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE work (id INT PRIMARY KEY)");
+        }
+    }
+
+    @AfterAll
+    void writeReport() throws Exception {
+        report.write(database.kind().displayName() + " (" + database.source() + ")");
+    }
+
+    private static String applicationName(String fault, PoolConfiguration pool) {
+        return "it-" + fault + "-" + pool.label();
+    }
+
+    private TestDatabase named(TestDatabase target, String applicationName) {
+        return target.withUrl(TestDatabase.withParameter(target.url(), "ApplicationName", applicationName));
+    }
+
+    private int backends(String applicationName) throws SQLException {
+        try (Connection admin = database.connect(); Statement statement = admin.createStatement();
+             ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity "
+                 + "WHERE application_name = '" + applicationName + "'")) {
+            result.next();
+            return result.getInt(1);
+        }
+    }
+
+    private static boolean request(ManagedDataSource dataSource) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT 1")) {
+            return result.next();
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static long await(String what, long timeoutMillis, BooleanSupplier condition) throws InterruptedException {
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeoutMillis + " ms waiting until " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void allServerConnectionsKilled(PoolConfiguration pool) throws Exception {
+        String name = applicationName("killed", pool);
+        ManagedDataSource dataSource = pool.build(named(database, name), name, 4, TIMEOUT, metrics);
+        try {
+            holdAllAtOnce(dataSource, 4);
+            int before = backends(name);
+            try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
+                statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE application_name = '" + name + "'");
+            }
+            long killedAt = System.nanoTime();
+            int failures = 0;
+            int consecutive = 0;
+            int requests = 0;
+            // recovered: ten requests in a row succeed
+            while (consecutive < 10) {
+                assertThat(requests).as("requests before recovery").isLessThan(200);
+                requests++;
+                if (request(dataSource)) {
+                    consecutive++;
+                } else {
+                    failures++;
+                    consecutive = 0;
+                }
+            }
+            long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            report.record("All " + before + " server connections killed (`pg_terminate_backend`): failed requests, "
+                + "time to 10 successes in a row", pool, failures + " failed, recovered in " + recoveryMillis + " ms");
+            if (pool == PoolConfiguration.HIKARI) {
+                // a dead connection fails at most once: HikariCP evicts it on the disconnection SQLState
+                assertThat(failures).isLessThanOrEqualTo(before);
+            }
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    private static void holdAllAtOnce(ManagedDataSource dataSource, int size) throws SQLException {
+        List<Connection> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                held.add(dataSource.getConnection());
+            }
+        } finally {
+            for (Connection connection : held) {
+                connection.close();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void databaseUnreachableForAFewSeconds(PoolConfiguration pool) throws Exception {
+        String name = applicationName("unreachable", pool);
+        HealthCheckRegistry healthChecks = new HealthCheckRegistry();
+        int threadsBefore = poolThreads(name);
+        try (TcpProxy proxy = new TcpProxy(database.hostAndPort())) {
+            TestDatabase proxied = named(database.through(proxy.hostAndPort()), name);
+            ManagedDataSource dataSource = build(pool, proxied, name, healthChecks);
+            String health = "n/a (Tomcat has no pool health check)";
+            try {
+                assertThat(request(dataSource)).isTrue();
+                proxy.mode(TcpProxy.Mode.REFUSE);
+                proxy.cutAll();
+
+                long slowestFailure = 0;
+                int failures = 0;
+                long outageStarted = System.nanoTime();
+                while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted) < 3_000) {
+                    long started = System.nanoTime();
+                    boolean answered = request(dataSource);
+                    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                    if (!answered) {
+                        failures++;
+                        slowestFailure = Math.max(slowestFailure, took);
+                    }
+                }
+                if (pool == PoolConfiguration.HIKARI) {
+                    String check = name + ".pool.ConnectivityCheck";
+                    assertThat(healthChecks.runHealthCheck(check).isHealthy()).isFalse();
+                    health = "unhealthy during, healthy again";
+                }
+                proxy.mode(TcpProxy.Mode.FORWARD);
+                long recovery = await("the pool serves again", 15_000, () -> request(dataSource));
+                if (pool == PoolConfiguration.HIKARI) {
+                    assertThat(healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy()).isTrue();
+                    assertThat(slowestFailure).isLessThanOrEqualTo(ON_TIME_MILLIS);
+                }
+                assertThat(failures).isPositive();
+                report.record("Database unreachable for 3 s (TCP proxy refuses and cuts): failed requests, slowest "
+                    + "failure, recovery after it returns, health check", pool, failures + " failed, slowest "
+                    + slowestFailure + " ms, recovered " + recovery + " ms after, " + health);
+            } finally {
+                dataSource.stop();
+            }
+        }
+        long leakedConnections = await("the pool's connections are gone", 10_000, () -> {
+            try {
+                return backends(name) == 0;
+            } catch (SQLException e) {
+                return false;
+            }
+        });
+        await("the pool's threads are gone", 10_000, () -> poolThreads(name) <= threadsBefore);
+        report.record("After that fault and `stop()`: server connections and pool threads left", pool,
+            "0 connections (" + leakedConnections + " ms), " + Math.max(0, poolThreads(name) - threadsBefore)
+                + " threads");
+    }
+
+    private ManagedDataSource build(PoolConfiguration pool, TestDatabase target, String name,
+                                    HealthCheckRegistry healthChecks) {
+        if (pool == PoolConfiguration.HIKARI) {
+            HikariDataSourceFactory factory = PoolConfiguration.hikari(target, 2, TIMEOUT);
+            factory.setHealthCheckRegistry(healthChecks);
+            factory.setHealthCheckProperties(java.util.Map.of("connectivityCheckTimeoutMs", "1000"));
+            return factory.build(metrics, name);
+        }
+        return pool.build(target, name, 2, TIMEOUT, metrics);
+    }
+
+    private static int poolThreads(String name) {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().contains(name)).count();
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void poolExhaustedBySlowQueries(PoolConfiguration pool) throws Exception {
+        String name = applicationName("exhausted", pool);
+        ManagedDataSource dataSource = pool.build(named(database, name), name, 2, TIMEOUT, metrics);
+        ExecutorService slow = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch bothRunning = new CountDownLatch(2);
+            List<Future<?>> sleepers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                sleepers.add(slow.submit(() -> {
+                    try (Connection connection = dataSource.getConnection();
+                         Statement statement = connection.createStatement()) {
+                        bothRunning.countDown();
+                        statement.execute("SELECT pg_sleep(3)");
+                    }
+                    return null;
+                }));
+            }
+            assertThat(bothRunning.await(10, TimeUnit.SECONDS)).isTrue();
+
+            long started = System.nanoTime();
+            String failure = "none";
+            try (Connection ignored = dataSource.getConnection()) {
+                failure = "got a connection";
+            } catch (SQLException e) {
+                failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            for (Future<?> sleeper : sleepers) {
+                sleeper.get(10, TimeUnit.SECONDS);
+            }
+
+            report.record("Pool of 2 exhausted by `pg_sleep(3)`: a third caller's wait and error", pool,
+                waited + " ms, " + failure);
+            assertThat(waited).isBetween(TIMEOUT.toMilliseconds() - 50, ON_TIME_MILLIS);
+            assertThat(failure).isNotEqualTo("got a connection");
+            if (pool == PoolConfiguration.HIKARI) {
+                assertThat(failure).startsWith("SQLTransientConnectionException: " + name
+                    + " - Connection is not available, request timed out after");
+            }
+        } finally {
+            slow.shutdownNow();
+            dataSource.stop();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void leakedConnectionIsReported(PoolConfiguration pool) throws Exception {
+        String name = applicationName("leak", pool);
+        ManagedDataSource dataSource;
+        if (pool == PoolConfiguration.HIKARI) {
+            HikariDataSourceFactory factory = PoolConfiguration.hikari(named(database, name), 2, TIMEOUT);
+            factory.setLeakDetectionThreshold(Duration.seconds(2));
+            dataSource = factory.build(metrics, name);
+        } else {
+            dataSource = pool.build(named(database, name), name, 2, TIMEOUT, metrics);
+        }
+        Logger hikariLeaks = (Logger) LoggerFactory.getLogger("com.zaxxer.hikari.pool.ProxyLeakTask");
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        hikariLeaks.addAppender(appender);
+        // the test's logback configuration keeps HikariCP quiet; the leak report is a WARN
+        hikariLeaks.setLevel(Level.WARN);
+        try (Connection leaked = dataSource.getConnection()) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_000);
+            while (appender.list.isEmpty() && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            assertThat(leaked.isValid(1)).isTrue();
+        } finally {
+            hikariLeaks.detachAppender(appender);
+            hikariLeaks.setLevel(null);
+            dataSource.stop();
+        }
+        List<String> warnings = appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        report.record("A connection held 3 s (HikariCP: `leakDetectionThreshold: 2s`)", pool, warnings.isEmpty()
+            ? "no report (Tomcat's abandoned-connection logging is off in this configuration)"
+            : "reported: \"" + warnings.get(0) + "\"");
+        if (pool == PoolConfiguration.HIKARI) {
+            assertThat(warnings).anySatisfy(warning -> assertThat(warning)
+                .startsWith("Connection leak detection triggered for"));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void gracefulStopWithWorkInFlight(PoolConfiguration pool) throws Exception {
+        String name = applicationName("stop", pool);
+        ManagedDataSource dataSource = pool.build(named(database, name), name, 4, TIMEOUT, metrics);
+        int base = (pool.ordinal() + 1) * 1_000_000;
+        Set<Integer> committed = ConcurrentHashMap.newKeySet();
+        AtomicInteger abortedInFlight = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        AtomicInteger next = new AtomicInteger(base);
+        AtomicBoolean stopped = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        for (int i = 0; i < 4; i++) {
+            writers.execute(() -> {
+                while (!stopped.get()) {
+                    Connection connection;
+                    try {
+                        connection = dataSource.getConnection();
+                    } catch (SQLException e) {
+                        refused.incrementAndGet();
+                        return;
+                    }
+                    int id = next.incrementAndGet();
+                    try (connection; Statement statement = connection.createStatement()) {
+                        connection.setAutoCommit(false);
+                        statement.executeUpdate("INSERT INTO work (id) VALUES (" + id + ")");
+                        // a transaction that is still open when the stop begins
+                        statement.execute("SELECT pg_sleep(0.05)");
+                        connection.commit();
+                        committed.add(id);
+                    } catch (SQLException e) {
+                        abortedInFlight.incrementAndGet();
+                    }
+                }
+            });
+        }
+        await("some work is committed", 10_000, () -> committed.size() >= 20);
+        dataSource.stop();
+        stopped.set(true);
+        writers.shutdown();
+        assertThat(writers.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+        boolean servesAfterStop = request(dataSource);
+        dataSource.stop();
+
+        int inTable;
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM work WHERE id > " + base
+                 + " AND id <= " + (base + 999_999))) {
+            result.next();
+            inTable = result.getInt(1);
+        }
+        report.record("`stop()` while 4 writers commit: committed, found in the table, transactions aborted "
+            + "mid-way, new borrows refused", pool, committed.size() + " committed, " + inTable + " found, "
+            + abortedInFlight.get() + " aborted, " + refused.get() + " refused"
+            + (servesAfterStop ? "; still hands out connections after stop() (it opens a new pool)" : ""));
+        assertThat(inTable).isEqualTo(committed.size());
+        if (pool == PoolConfiguration.HIKARI) {
+            assertThat(servesAfterStop).isFalse();
+            // the stop waits for borrowed connections, so no open transaction is cut off
+            assertThat(abortedInFlight.get()).isZero();
+        }
+    }
+}
