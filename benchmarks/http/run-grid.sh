@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# The seed experiment, done fairly: the questions API on PostgreSQL under wrk, for each pool configuration, over
+# a grid of pool sizes and Jetty request threads; then the other endpoints at one grid point, a non-fixed pool,
+# and the JDBC ceiling. The app runs on CPU 0; PostgreSQL and wrk on CPU 1.
+#
+#   bash benchmarks/http/run-grid.sh              # the plan behind docs/benchmarks.md
+#   bash benchmarks/http/run-grid.sh --quick      # smoke test: a few seconds, one grid point per configuration
+#
+# Settings (environment): CONFIGS, POOLS, THREADS, RUNS, WARMUP and DURATION (seconds), ROWS (data set size),
+# CONNECTIONS (wrk connections), OUT (results directory), PGURL (psql URL of the database to use).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+
+if $quick; then
+    CONFIGS=${CONFIGS:-"hikari tomcat-safe"}
+    POOLS=${POOLS:-"2"}
+    THREADS=${THREADS:-"4"}
+    RUNS=${RUNS:-1}
+    WARMUP=${WARMUP:-2}
+    DURATION=${DURATION:-2}
+    ROWS=${ROWS:-20000}
+    ENDPOINT_POINT=${ENDPOINT_POINT:-"2 4"}
+    CEILING_THREADS=${CEILING_THREADS:-"1"}
+else
+    CONFIGS=${CONFIGS:-"hikari tomcat-default tomcat-safe"}
+    POOLS=${POOLS:-"1 2 4 8 16 32"}
+    THREADS=${THREADS:-"1 2 4 8 16 32 64"}
+    RUNS=${RUNS:-1}
+    WARMUP=${WARMUP:-15}
+    DURATION=${DURATION:-10}
+    ROWS=${ROWS:-1000000}
+    ENDPOINT_POINT=${ENDPOINT_POINT:-"8 16"}
+    CEILING_THREADS=${CEILING_THREADS:-"1 2 4 8"}
+fi
+CONNECTIONS=${CONNECTIONS:-64}
+OUT=${OUT:-benchmarks/results/http}
+PGURL=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
+JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=bench"
+APP_JAR=dropwizard-hikari-example/target/questions-app.jar
+BENCH_JAR=benchmarks/target/benchmarks.jar
+APP_PORT=18080
+ADMIN_PORT=18081
+# Jetty takes one acceptor and one selector thread from the pool on this 2-core machine, so a server with
+# maxThreads = R + 2 runs R requests at once (the seed used R + 6 on its machine).
+JETTY_OVERHEAD=2
+
+for tool in wrk psql taskset curl python3; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "$tool is missing. On Debian: apt-get install -y wrk postgresql-client util-linux curl python3" >&2
+        exit 1
+    fi
+done
+for jar in "$APP_JAR" "$BENCH_JAR"; do
+    if [ ! -f "$jar" ]; then
+        echo "missing $jar: build with ./mvnw -B -q install -DskipTests" >&2
+        exit 1
+    fi
+done
+
+mkdir -p "$OUT"
+app_pid=""
+stop_app() {
+    if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
+        kill "$app_pid"
+        wait "$app_pid" 2>/dev/null || true
+    fi
+    app_pid=""
+}
+unpin_postgres() {
+    for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 0-$(( $(nproc) - 1 )) "$pid" >/dev/null 2>&1 || true; done
+}
+cleanup() {
+    stop_app
+    unpin_postgres
+}
+trap cleanup EXIT
+
+# PostgreSQL (postmaster and backends, new ones inherit it) on CPU 1, away from the application on CPU 0.
+for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 1 "$pid" >/dev/null 2>&1 || true; done
+
+prepare_data() {
+    psql -q "$PGURL" -c "CREATE SCHEMA IF NOT EXISTS bench" >/dev/null
+    local have
+    have=$(psql -tA "$PGURL" -c "SELECT COUNT(*) FROM bench.questions" 2>/dev/null || echo 0)
+    if [ "$have" = "$ROWS" ]; then
+        echo "data: bench.questions already holds $ROWS rows"
+        return
+    fi
+    local csv="$OUT/questions-$ROWS.csv"
+    java -jar "$APP_JAR" generate-questions --rows "$ROWS" --owners $(( ROWS / 10 + 1 )) --seed 42 "$csv"
+    QUESTIONS_DB_URL="$JDBC_URL" java -jar "$APP_JAR" load-questions \
+        dropwizard-hikari-example/example-postgres.yml "$csv"
+    rm -f "$csv"
+}
+
+config_file() {
+    case "$1" in
+        hikari|hikari-admission|hikari-variable) echo dropwizard-hikari-example/example-postgres.yml ;;
+        tomcat-default|tomcat-variable) echo dropwizard-hikari-example/example-tomcat.yml ;;
+        tomcat-safe) echo dropwizard-hikari-example/example-tomcat-safe.yml ;;
+        *) echo "unknown configuration $1" >&2; exit 1 ;;
+    esac
+}
+
+pool_settings() {
+    local config=$1 size=$2
+    case "$config" in
+        hikari) echo "-Ddw.hikari.maxSize=$size" ;;
+        hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.admission.enabled=true" ;;
+        hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s" ;;
+        tomcat-variable) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=1 -Ddw.database.initialSize=1" ;;
+        *) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=$size -Ddw.database.initialSize=$size" ;;
+    esac
+}
+
+start_app() {
+    local config=$1 size=$2 threads=$3
+    local max_threads=$(( threads + JETTY_OVERHEAD ))
+    # shellcheck disable=SC2046
+    QUESTIONS_DB_URL="$JDBC_URL" taskset -c 0 java -XX:+UseSerialGC $(pool_settings "$config" "$size") \
+        -Ddw.server.maxThreads=$max_threads -Ddw.server.minThreads=$max_threads \
+        -Ddw.server.applicationConnectors[0].port=$APP_PORT -Ddw.server.adminConnectors[0].port=$ADMIN_PORT \
+        -Ddw.logging.level=WARN -jar "$APP_JAR" server "$(config_file "$config")" > "$OUT/app.log" 2>&1 &
+    app_pid=$!
+    for _ in $(seq 1 120); do
+        if curl -fs "http://127.0.0.1:$ADMIN_PORT/healthcheck" >/dev/null 2>&1; then
+            return 0
+        fi
+        if ! kill -0 "$app_pid" 2>/dev/null; then
+            echo "the application exited; see $OUT/app.log" >&2
+            tail -20 "$OUT/app.log" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "the application did not become healthy in 60 s; see $OUT/app.log" >&2
+    exit 1
+}
+
+# load LUA URL: a warm-up, then the measured run; prints the reporter's CSV line without its tag
+load() {
+    local script=$1 url=$2
+    taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$script" "$url" >/dev/null
+    taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$script" "$url" | grep '^CSV,' | cut -d, -f2-
+}
+
+prepare_data
+header="config,pool_size,max_threads,requests,mean_ms,stdev_ms,p50_ms,p90_ms,p99_ms,errors,requests_per_s"
+grid="$OUT/grid.csv"
+echo "run,$header" > "$grid"
+
+echo "== grid: configs [$CONFIGS] x pools [$POOLS] x request threads [$THREADS], $RUNS run(s)"
+for run in $(seq 1 "$RUNS"); do
+    # rotate the order of configurations from run to run, so no configuration always goes first
+    configs=($CONFIGS)
+    shift_by=$(( (run - 1) % ${#configs[@]} ))
+    configs=("${configs[@]:$shift_by}" "${configs[@]:0:$shift_by}")
+    for pool in $POOLS; do
+        for threads in $THREADS; do
+            for config in "${configs[@]}"; do
+                start_app "$config" "$pool" "$threads"
+                line=$(CONFIG=$config POOL_SIZE=$pool MAX_THREADS=$threads \
+                    load benchmarks/http/report.lua "http://127.0.0.1:$APP_PORT/questions?user=87")
+                stop_app
+                echo "$run,$line" | tee -a "$grid"
+            done
+        done
+    done
+done
+
+read -r endpoint_pool endpoint_threads <<< "$ENDPOINT_POINT"
+endpoints="$OUT/endpoints.csv"
+echo "config,endpoint,max_threads,requests,mean_ms,stdev_ms,p50_ms,p90_ms,p99_ms,errors,requests_per_s" > "$endpoints"
+echo "== endpoints at pool $endpoint_pool, $endpoint_threads request threads; and a non-fixed pool"
+for config in $CONFIGS hikari-variable tomcat-variable; do
+    start_app "$config" "$endpoint_pool" "$endpoint_threads"
+    for endpoint in owner by-owners large write transaction; do
+        CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS MAX_THREADS=$endpoint_threads \
+            load benchmarks/http/endpoint.lua "http://127.0.0.1:$APP_PORT" | tee -a "$endpoints"
+        if [[ "$config" == *variable ]]; then
+            break
+        fi
+    done
+    stop_app
+done
+
+ceiling="$OUT/ceiling.csv"
+echo "threads,seconds,queries,queries_per_s" > "$ceiling"
+echo "== ceiling: the query over plain JDBC, no HTTP, no pool"
+for threads in $CEILING_THREADS; do
+    taskset -c 0 java -cp "$BENCH_JAR" io.github.dropwizardhikari.benchmarks.JdbcCeiling \
+        "$JDBC_URL" postgres "$threads" "$DURATION" 87 | tee -a "$ceiling"
+done
+
+python3 benchmarks/report/http_report.py "$OUT"
+echo "wrote $OUT/report.md"

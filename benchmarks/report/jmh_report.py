@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Turns the JMH JSON files of run-jmh.sh into a Markdown table: ops/ms with the 99.9% error, per benchmark,
+database and thread count, and the ratios the report discusses (the bundle against raw HikariCP with the same
+metrics, and against each Tomcat configuration)."""
+import glob
+import json
+import os
+import sys
+
+POOLS = ["raw-hikari-no-metrics", "raw-hikari", "hikari", "tomcat-default", "tomcat-safe"]
+
+
+def load(directory):
+    rows = {}
+    for path in sorted(glob.glob(os.path.join(directory, "jmh-t*.json"))):
+        with open(path) as handle:
+            for result in json.load(handle):
+                bench = result["benchmark"].split(".")[-2]
+                params = result.get("params", {})
+                key = (bench, params.get("database"), result["threads"])
+                metric = result["primaryMetric"]
+                error = metric.get("scoreError")
+                rows.setdefault(key, {})[params.get("pool")] = (metric["score"], error)
+    return rows
+
+
+def cell(value):
+    if value is None:
+        return "-"
+    score, error = value
+    # JMH writes "NaN" as a string when a single iteration leaves no error estimate
+    if not isinstance(error, (int, float)) or error != error:
+        return "%.1f" % score
+    return "%.1f ± %.1f" % (score, error)
+
+
+def ratio(numerator, denominator):
+    if numerator is None or denominator is None or denominator[0] == 0:
+        return "-"
+    return "%.2f" % (numerator[0] / denominator[0])
+
+
+def main():
+    rows = load(sys.argv[1])
+    if not rows:
+        sys.exit("no JMH results in " + sys.argv[1])
+    print("| benchmark | database | threads | " + " | ".join("`%s` ops/ms" % pool for pool in POOLS)
+          + " | hikari ÷ raw-hikari | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
+    print("|---" * (3 + len(POOLS) + 3) + "|")
+    for key in sorted(rows, key=lambda k: (k[0], k[1] or "", k[2])):
+        pools = rows[key]
+        hikari = pools.get("hikari")
+        print("| %s | %s | %d | %s | %s | %s | %s |" % (
+            key[0], key[1], key[2],
+            " | ".join(cell(pools.get(pool)) for pool in POOLS),
+            ratio(hikari, pools.get("raw-hikari")),
+            ratio(hikari, pools.get("tomcat-default")),
+            ratio(hikari, pools.get("tomcat-safe"))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+package io.github.dropwizardhikari.benchmarks.jmh;
+
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import javax.sql.DataSource;
+import java.util.Optional;
+
+/**
+ * The pools under test, all with the settings of HikariCP's own benchmark: at most 32 connections, none kept
+ * idle, auto-commit off, an 8 second acquisition timeout.
+ *
+ * <ul>
+ *     <li>{@code raw-hikari-no-metrics}: a plain {@link HikariDataSource}, no metrics</li>
+ *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
+ *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on</li>
+ *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
+ *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
+ *     ConnectionState and StatementFinalizer interceptors</li>
+ * </ul>
+ */
+@State(Scope.Benchmark)
+public class Pools {
+    private static final int MAX_SIZE = 32;
+    private static final Duration TIMEOUT = Duration.seconds(8);
+
+    @Param({"raw-hikari-no-metrics", "raw-hikari", "hikari", "tomcat-default", "tomcat-safe"})
+    public String pool;
+
+    /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
+    @Param({"stub", "postgres"})
+    public String database;
+
+    DataSource dataSource;
+    private AutoCloseable closer;
+
+    @Setup(Level.Trial)
+    public void start() throws Exception {
+        StubDriver.register();
+        switch (pool) {
+            case "raw-hikari-no-metrics" -> raw(rawConfig());
+            case "raw-hikari" -> {
+                HikariConfig config = rawConfig();
+                config.setMetricRegistry(new MetricRegistry());
+                raw(config);
+            }
+            case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
+            case "tomcat-default" -> managed(tomcat().build(new MetricRegistry(), "tomcat"));
+            case "tomcat-safe" -> managed(safe(tomcat()).build(new MetricRegistry(), "tomcat"));
+            default -> throw new IllegalArgumentException("unknown pool " + pool);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws Exception {
+        closer.close();
+    }
+
+    private void raw(HikariConfig config) {
+        HikariDataSource raw = new HikariDataSource(config);
+        dataSource = raw;
+        closer = raw;
+    }
+
+    private void managed(ManagedDataSource managed) throws Exception {
+        managed.start();
+        dataSource = managed;
+        closer = managed::stop;
+    }
+
+    private String url() {
+        return database.equals("stub") ? StubDriver.URL
+            : System.getProperty("bench.postgres.url", "jdbc:postgresql://127.0.0.1:5432/test");
+    }
+
+    private String driverClass() {
+        return database.equals("stub") ? StubDriver.class.getName() : "org.postgresql.Driver";
+    }
+
+    private static String user() {
+        return System.getProperty("bench.postgres.user", "postgres");
+    }
+
+    private HikariConfig rawConfig() {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("raw-hikari");
+        config.setJdbcUrl(url());
+        config.setDriverClassName(driverClass());
+        config.setUsername(user());
+        config.setMaximumPoolSize(MAX_SIZE);
+        config.setMinimumIdle(0);
+        config.setAutoCommit(false);
+        config.setConnectionTimeout(TIMEOUT.toMilliseconds());
+        return config;
+    }
+
+    private HikariDataSourceFactory hikari() {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(url());
+        factory.setDriverClass(driverClass());
+        factory.setUser(user());
+        factory.setMaxSize(MAX_SIZE);
+        factory.setMinSize(0);
+        factory.setAutoCommitByDefault(false);
+        factory.setMaxWaitForConnection(TIMEOUT);
+        return factory;
+    }
+
+    private DataSourceFactory tomcat() {
+        DataSourceFactory factory = new DataSourceFactory();
+        factory.setUrl(url());
+        factory.setDriverClass(driverClass());
+        factory.setUser(user());
+        factory.setMaxSize(MAX_SIZE);
+        factory.setMinSize(0);
+        factory.setInitialSize(0);
+        factory.setAutoCommitByDefault(false);
+        factory.setMaxWaitForConnection(TIMEOUT);
+        return factory;
+    }
+
+    private static DataSourceFactory safe(DataSourceFactory factory) {
+        factory.setRollbackOnReturn(true);
+        factory.setCheckConnectionOnBorrow(true);
+        factory.setValidationInterval(Duration.milliseconds(500));
+        factory.setValidatorClassName(Optional.of(IsValidValidator.class.getName()));
+        factory.setJdbcInterceptors(Optional.of("ConnectionState;StatementFinalizer"));
+        return factory;
+    }
+}
