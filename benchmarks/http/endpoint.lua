@@ -2,10 +2,11 @@
 -- from 1..ROWS. Reports like report.lua.
 local endpoint = os.getenv("ENDPOINT")
 local rows = tonumber(os.getenv("ROWS") or "100000")
+local owner = os.getenv("OWNER") or "87"
 
 request = function()
     if endpoint == "owner" then
-        return wrk.format("GET", "/questions?user=87")
+        return wrk.format("GET", "/questions?user=" .. owner)
     elseif endpoint == "by-owners" then
         return wrk.format("GET", "/questions/by-owners?users=3,5,7,11,13,17,19,23,29,31")
     elseif endpoint == "large" then

@@ -6,6 +6,8 @@
 #   bash benchmarks/http/run-grid.sh              # the plan behind docs/benchmarks.md
 #   bash benchmarks/http/run-grid.sh --quick      # smoke test: a few seconds, one grid point per configuration
 #
+# The query is the seed's: GET /questions?user=N for an owner N with 9 questions.
+#
 # Settings (environment): CONFIGS, POOLS, THREADS, RUNS, WARMUP and DURATION (seconds), ROWS (data set size),
 # CONNECTIONS (wrk connections), OUT (results directory), PGURL (psql URL of the database to use).
 set -euo pipefail
@@ -27,7 +29,8 @@ if $quick; then
 else
     CONFIGS=${CONFIGS:-"hikari tomcat-default tomcat-safe"}
     POOLS=${POOLS:-"1 2 4 8 16 32"}
-    THREADS=${THREADS:-"1 2 4 8 16 32 64"}
+    # Dropwizard requires maxThreads >= 4, so 2 request threads is the smallest server that can be configured
+    THREADS=${THREADS:-"2 4 8 16 32 64"}
     RUNS=${RUNS:-1}
     WARMUP=${WARMUP:-15}
     DURATION=${DURATION:-10}
@@ -36,6 +39,8 @@ else
     CEILING_THREADS=${CEILING_THREADS:-"1 2 4 8"}
 fi
 CONNECTIONS=${CONNECTIONS:-64}
+# SKIP_EXTRAS=true runs the grid alone, without the endpoints, the non-fixed pool and the ceiling
+SKIP_EXTRAS=${SKIP_EXTRAS:-false}
 OUT=${OUT:-benchmarks/results/http}
 PGURL=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
 JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=bench"
@@ -119,6 +124,10 @@ pool_settings() {
 start_app() {
     local config=$1 size=$2 threads=$3
     local max_threads=$(( threads + JETTY_OVERHEAD ))
+    if [ "$max_threads" -lt 4 ]; then
+        echo "$threads request threads: Dropwizard needs maxThreads >= 4, i.e. at least 2 request threads" >&2
+        exit 1
+    fi
     # shellcheck disable=SC2046
     QUESTIONS_DB_URL="$JDBC_URL" taskset -c 0 java -XX:+UseSerialGC $(pool_settings "$config" "$size") \
         -Ddw.server.maxThreads=$max_threads -Ddw.server.minThreads=$max_threads \
@@ -148,6 +157,14 @@ load() {
 }
 
 prepare_data
+# The seed's query returned 9 rows; ask for an owner with 9 questions in this data set (deterministic per seed).
+OWNER=${OWNER:-$(psql -tA "$PGURL" -c "SELECT ownerUserId FROM bench.questions WHERE ownerUserId IS NOT NULL \
+    GROUP BY ownerUserId HAVING COUNT(*) = 9 ORDER BY ownerUserId LIMIT 1")}
+if [ -z "$OWNER" ]; then
+    echo "no owner with 9 questions in the data set; set OWNER" >&2
+    exit 1
+fi
+echo "owner: $OWNER"
 header="config,pool_size,max_threads,requests,mean_ms,stdev_ms,p50_ms,p90_ms,p99_ms,errors,requests_per_s"
 grid="$OUT/grid.csv"
 echo "run,$header" > "$grid"
@@ -163,13 +180,19 @@ for run in $(seq 1 "$RUNS"); do
             for config in "${configs[@]}"; do
                 start_app "$config" "$pool" "$threads"
                 line=$(CONFIG=$config POOL_SIZE=$pool MAX_THREADS=$threads \
-                    load benchmarks/http/report.lua "http://127.0.0.1:$APP_PORT/questions?user=87")
+                    load benchmarks/http/report.lua "http://127.0.0.1:$APP_PORT/questions?user=$OWNER")
                 stop_app
                 echo "$run,$line" | tee -a "$grid"
             done
         done
     done
 done
+
+if $SKIP_EXTRAS; then
+    python3 benchmarks/report/http_report.py "$OUT"
+    echo "wrote $OUT/report.md"
+    exit 0
+fi
 
 read -r endpoint_pool endpoint_threads <<< "$ENDPOINT_POINT"
 endpoints="$OUT/endpoints.csv"
@@ -178,7 +201,7 @@ echo "== endpoints at pool $endpoint_pool, $endpoint_threads request threads; an
 for config in $CONFIGS hikari-variable tomcat-variable; do
     start_app "$config" "$endpoint_pool" "$endpoint_threads"
     for endpoint in owner by-owners large write transaction; do
-        CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS MAX_THREADS=$endpoint_threads \
+        CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS OWNER=$OWNER MAX_THREADS=$endpoint_threads \
             load benchmarks/http/endpoint.lua "http://127.0.0.1:$APP_PORT" | tee -a "$endpoints"
         if [[ "$config" == *variable ]]; then
             break
@@ -192,7 +215,7 @@ echo "threads,seconds,queries,queries_per_s" > "$ceiling"
 echo "== ceiling: the query over plain JDBC, no HTTP, no pool"
 for threads in $CEILING_THREADS; do
     taskset -c 0 java -cp "$BENCH_JAR" io.github.dropwizardhikari.benchmarks.JdbcCeiling \
-        "$JDBC_URL" postgres "$threads" "$DURATION" 87 | tee -a "$ceiling"
+        "$JDBC_URL" postgres "$threads" "$DURATION" "$OWNER" | tee -a "$ceiling"
 done
 
 python3 benchmarks/report/http_report.py "$OUT"

@@ -8,6 +8,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
+import io.github.dropwizardhikari.example.db.IsValidValidator;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;

@@ -5,6 +5,7 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.example.db.IsValidValidator;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 
