@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
-    private static final String STATE_SQL_STATE = "08003";
+    // SQLState "connection does not exist", as drivers report for a closed connection
+    private static final String CLOSED_SQL_STATE = "08003";
     private static final long DRAIN_POLL_MILLIS = 10;
 
     private final HikariConfig config;
@@ -178,7 +179,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         synchronized (lock) {
             if (closed) {
-                throw new SQLException("pool " + getPoolName() + " has been closed", STATE_SQL_STATE);
+                throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
                 pool = startPool();
