@@ -34,16 +34,45 @@ def cell(value):
     return "%.1f ± %.1f" % (score, error)
 
 
+def has_error(value):
+    return isinstance(value[1], (int, float)) and value[1] == value[1]
+
+
 def ratio(numerator, denominator):
+    """The ratio of the scores; marked when the two 99.9% intervals overlap, since then it is no result."""
     if numerator is None or denominator is None or denominator[0] == 0:
         return "-"
-    return "%.2f" % (numerator[0] / denominator[0])
+    text = "%.2f" % (numerator[0] / denominator[0])
+    if has_error(numerator) and has_error(denominator) \
+            and abs(numerator[0] - denominator[0]) <= numerator[1] + denominator[1]:
+        text += " (within error)"
+    return text
+
+
+def settings(directory):
+    """One line per result file: the JMH settings the run really used, read back from its JSON."""
+    lines = []
+    paths = glob.glob(os.path.join(directory, "jmh-t*.json"))
+    for path in sorted(paths, key=lambda p: int(os.path.basename(p)[len("jmh-t"):-len(".json")])):
+        with open(path) as handle:
+            results = json.load(handle)
+        if results:
+            first = results[0]
+            lines.append("- %d thread(s): %d fork(s), warm-up %d x %s, measurement %d x %s, JVM %s" % (
+                first["threads"], first["forks"], first["warmupIterations"], first["warmupTime"],
+                first["measurementIterations"], first["measurementTime"], first.get("jdkVersion", "?")))
+    return lines
 
 
 def main():
     rows = load(sys.argv[1])
     if not rows:
         sys.exit("no JMH results in " + sys.argv[1])
+    print("Throughput in operations per millisecond, ± JMH's 99.9% confidence error. A ratio marked "
+          "\"within error\" compares two scores whose intervals overlap: it is not a measured difference.")
+    print()
+    print("\n".join(settings(sys.argv[1])))
+    print()
     print("| benchmark | database | threads | " + " | ".join("`%s` ops/ms" % pool for pool in POOLS)
           + " | hikari ÷ raw-hikari | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
     print("|---" * (3 + len(POOLS) + 3) + "|")
