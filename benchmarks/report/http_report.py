@@ -54,21 +54,18 @@ def charts(out, cells):
     threads = sorted({key[2] for key in cells})
     lines = []
     for config in configs:
-        data = os.path.join(img, config + ".dat")
-        with open(data, "w") as handle:
-            for pool in pools:
-                for thread in threads:
-                    cell = cells.get((config, pool, thread))
-                    if cell:
-                        handle.write("%d %d %.1f %.3f %.3f\n" % (pool, thread,
-                            statistics.median(cell["requests_per_s"]), statistics.median(cell["mean_ms"]),
-                            statistics.median(cell["p99_ms"])))
+        # one file per x axis, grouped by the series, so that gnuplot draws each series as one line
+        by_threads = os.path.join(img, config + "-by-threads.dat")
+        by_pool = os.path.join(img, config + "-by-pool.dat")
+        write_series(by_threads, cells, config, [(p, t) for t in threads for p in pools])
+        write_series(by_pool, cells, config, [(p, t) for p in pools for t in threads])
         png = os.path.join(img, config + ".png")
         script = ["set terminal pngcairo size 1500,900 font ',9'", "set output '%s'" % png,
                   "set multiplot layout 2,3 title '%s: GET /questions?user=N, 9 rows (median of runs)'" % config,
                   "set key outside right font ',7'", "set logscale x 2", "set grid"]
-        for x_col, x_name, series, series_col, series_name in (
-                (1, "pool size", threads, 2, "threads"), (2, "request threads", pools, 1, "pool")):
+        for data, x_col, x_name, series, series_col, series_name in (
+                (by_threads, 1, "pool size", threads, 2, "threads"),
+                (by_pool, 2, "request threads", pools, 1, "pool")):
             for y_col, y_name in ((3, "requests/s"), (4, "mean latency (ms)"), (5, "p99 latency (ms)")):
                 plots = ["'%s' using (%s == %d ? $%d : 1/0):%d with linespoints title '%s %d'" % (
                     data, "$" + str(series_col), value, x_col, y_col, series_name, value) for value in series]
@@ -76,7 +73,50 @@ def charts(out, cells):
         script.append("unset multiplot")
         subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True, stderr=subprocess.DEVNULL)
         lines.append("![%s](img/%s.png)" % (config, config))
+    lines.append(comparison(img, cells, configs, pools, threads))
     return lines
+
+
+def write_series(path, cells, config, order):
+    with open(path, "w") as handle:
+        previous = None
+        for pool, thread in order:
+            cell = cells.get((config, pool, thread))
+            if cell is None:
+                continue
+            handle.write("%d %d %.1f %.3f %.3f %.3f\n" % (pool, thread,
+                statistics.median(cell["requests_per_s"]), statistics.median(cell["mean_ms"]),
+                statistics.median(cell["p99_ms"]), statistics.median(cell["p50_ms"])))
+
+
+def comparison(img, cells, configs, pools, threads):
+    """One chart with every configuration side by side: requests/s, p50 and p99 per grid cell."""
+    data = os.path.join(img, "comparison.dat")
+    with open(data, "w") as handle:
+        handle.write("cell " + " ".join("%s-%s" % (config, metric) for metric in ("rps", "p50", "p99")
+                                        for config in configs) + "\n")
+        for pool in pools:
+            for thread in threads:
+                values = []
+                for field in ("requests_per_s", "p50_ms", "p99_ms"):
+                    for config in configs:
+                        cell = cells.get((config, pool, thread))
+                        values.append("%.2f" % statistics.median(cell[field]) if cell else "NaN")
+                handle.write("p%d/t%d %s\n" % (pool, thread, " ".join(values)))
+    png = os.path.join(img, "comparison.png")
+    count = len(configs)
+    script = ["set terminal pngcairo size 1500,1100 font ',9'", "set output '%s'" % png,
+              "set multiplot layout 3,1 title 'All configurations per grid cell (pool/threads), median of runs'",
+              "set style data histogram", "set style histogram cluster gap 1", "set style fill solid 0.8",
+              "set key outside right", "set grid y", "set yrange [0:*]", "set xtics rotate by -45 font ',7'"]
+    for index, name in enumerate(("requests/s", "p50 latency (ms)", "p99 latency (ms)")):
+        columns = ", ".join("'%s' using %d:xtic(1) title columnheader(%d)" % (data, 2 + index * count + i,
+                                                                             2 + index * count + i)
+                            for i in range(count))
+        script += ["set ylabel '%s'" % name, "plot " + columns]
+    script.append("unset multiplot")
+    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True, stderr=subprocess.DEVNULL)
+    return "![all configurations side by side](img/comparison.png)"
 
 
 def main():
