@@ -9,7 +9,8 @@
 # The query is the seed's: GET /questions?user=N for an owner N with 9 questions.
 #
 # Settings (environment): CONFIGS, POOLS, THREADS, RUNS, WARMUP and DURATION (seconds), ROWS (data set size),
-# CONNECTIONS (wrk connections), OUT (results directory), PGURL (psql URL of the database to use).
+# CONNECTIONS (wrk connections), OUT (results directory), PGURL (psql URL of the database to use), SCHEMA (where
+# the data set lives: bench, bench_quick in quick mode), APP_PORT (18080, 18090 in quick mode; admin on the next).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,6 +27,9 @@ if $quick; then
     ROWS=${ROWS:-20000}
     ENDPOINT_POINT=${ENDPOINT_POINT:-"2 4"}
     CEILING_THREADS=${CEILING_THREADS:-"1"}
+    # its own schema and ports: a smoke test must never replace the full run's data set or take its ports
+    SCHEMA=${SCHEMA:-bench_quick}
+    APP_PORT=${APP_PORT:-18090}
 else
     CONFIGS=${CONFIGS:-"hikari tomcat-default tomcat-safe"}
     POOLS=${POOLS:-"1 2 4 8 16 32"}
@@ -37,17 +41,18 @@ else
     ROWS=${ROWS:-1000000}
     ENDPOINT_POINT=${ENDPOINT_POINT:-"8 16"}
     CEILING_THREADS=${CEILING_THREADS:-"1 2 4 8"}
+    SCHEMA=${SCHEMA:-bench}
+    APP_PORT=${APP_PORT:-18080}
 fi
+ADMIN_PORT=$(( APP_PORT + 1 ))
 CONNECTIONS=${CONNECTIONS:-64}
 # SKIP_EXTRAS=true runs the grid alone, without the endpoints, the non-fixed pool and the ceiling
 SKIP_EXTRAS=${SKIP_EXTRAS:-false}
 OUT=${OUT:-benchmarks/results/http}
 PGURL=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
-JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=bench"
+JDBC_URL="jdbc:postgresql://127.0.0.1:5432/test?currentSchema=$SCHEMA"
 APP_JAR=dropwizard-hikari-example/target/questions-app.jar
 BENCH_JAR=benchmarks/target/benchmarks.jar
-APP_PORT=18080
-ADMIN_PORT=18081
 # Jetty takes one acceptor and one selector thread from the pool on this 2-core machine, so a server with
 # maxThreads = R + 2 runs R requests at once (the seed used R + 6 on its machine).
 JETTY_OVERHEAD=2
@@ -74,8 +79,12 @@ stop_app() {
     fi
     app_pid=""
 }
+pinned_here=false
 unpin_postgres() {
-    for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 0-$(( $(nproc) - 1 )) "$pid" >/dev/null 2>&1 || true; done
+    # only the run that pinned PostgreSQL gives it its CPUs back: another run may still be measuring
+    if $pinned_here; then
+        for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 0-$(( $(nproc) - 1 )) "$pid" >/dev/null 2>&1 || true; done
+    fi
 }
 cleanup() {
     stop_app
@@ -84,14 +93,20 @@ cleanup() {
 trap cleanup EXIT
 
 # PostgreSQL (postmaster and backends, new ones inherit it) on CPU 1, away from the application on CPU 0.
-for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 1 "$pid" >/dev/null 2>&1 || true; done
+postmaster=$(pgrep -o -u postgres postgres || true)
+if [ -n "$postmaster" ] && [ "$(taskset -p -c "$postmaster" 2>/dev/null | awk '{print $NF}')" = 1 ]; then
+    echo "PostgreSQL is already pinned to CPU 1 (by another run): leaving its affinity alone"
+else
+    pinned_here=true
+    for pid in $(pgrep -u postgres postgres || true); do taskset -a -p -c 1 "$pid" >/dev/null 2>&1 || true; done
+fi
 
 prepare_data() {
-    psql -q "$PGURL" -c "CREATE SCHEMA IF NOT EXISTS bench" >/dev/null
+    psql -q "$PGURL" -c "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
     local have
-    have=$(psql -tA "$PGURL" -c "SELECT COUNT(*) FROM bench.questions" 2>/dev/null || echo 0)
+    have=$(psql -tA "$PGURL" -c "SELECT COUNT(*) FROM $SCHEMA.questions" 2>/dev/null || echo 0)
     if [ "$have" = "$ROWS" ]; then
-        echo "data: bench.questions already holds $ROWS rows"
+        echo "data: $SCHEMA.questions already holds $ROWS rows"
         return
     fi
     local csv="$OUT/questions-$ROWS.csv"
@@ -158,7 +173,7 @@ load() {
 
 prepare_data
 # The seed's query returned 9 rows; ask for an owner with 9 questions in this data set (deterministic per seed).
-OWNER=${OWNER:-$(psql -tA "$PGURL" -c "SELECT ownerUserId FROM bench.questions WHERE ownerUserId IS NOT NULL \
+OWNER=${OWNER:-$(psql -tA "$PGURL" -c "SELECT ownerUserId FROM $SCHEMA.questions WHERE ownerUserId IS NOT NULL \
     GROUP BY ownerUserId HAVING COUNT(*) = 9 ORDER BY ownerUserId LIMIT 1")}
 if [ -z "$OWNER" ]; then
     echo "no owner with 9 questions in the data set; set OWNER" >&2
