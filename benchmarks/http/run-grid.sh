@@ -180,6 +180,11 @@ if [ -z "$OWNER" ]; then
     exit 1
 fi
 echo "owner: $OWNER"
+# the "many small selects" endpoint asks for ten such owners at once
+OWNERS=${OWNERS:-$(psql -tA "$PGURL" -c "SELECT string_agg(ownerUserId::text, ',') FROM (SELECT ownerUserId \
+    FROM $SCHEMA.questions WHERE ownerUserId IS NOT NULL GROUP BY ownerUserId HAVING COUNT(*) = 9 \
+    ORDER BY ownerUserId LIMIT 10) AS owners")}
+echo "owners for by-owners: $OWNERS"
 header="config,pool_size,max_threads,requests,mean_ms,stdev_ms,p50_ms,p90_ms,p99_ms,errors,requests_per_s"
 grid="$OUT/grid.csv"
 echo "run,$header" > "$grid"
@@ -216,7 +221,7 @@ echo "== endpoints at pool $endpoint_pool, $endpoint_threads request threads; an
 for config in $CONFIGS hikari-variable tomcat-variable; do
     start_app "$config" "$endpoint_pool" "$endpoint_threads"
     for endpoint in owner by-owners large write transaction; do
-        CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS OWNER=$OWNER MAX_THREADS=$endpoint_threads \
+        CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS OWNER=$OWNER OWNERS=$OWNERS MAX_THREADS=$endpoint_threads \
             load benchmarks/http/endpoint.lua "http://127.0.0.1:$APP_PORT" | tee -a "$endpoints"
         if [[ "$config" == *variable ]]; then
             break
