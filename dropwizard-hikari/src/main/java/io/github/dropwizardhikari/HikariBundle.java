@@ -6,6 +6,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
+import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -72,11 +73,15 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
             return;
         }
         factory.setHealthCheckRegistry(environment.healthChecks());
-        if (factory.getAdmission().isEnabled()) {
-            PoolAdmissionHandler admission = factory.getAdmission().build(factory.getMaxSize(),
+        AdmissionFactory admissionFactory = factory.getAdmission();
+        if (admissionFactory.isEnabled()) {
+            PoolAdmissionHandler admission = admissionFactory.build(factory.getMaxSize(),
                 factory.getMaxWaitForConnection(), environment.metrics(), name());
             // between the application context and its servlets, so only application requests are limited
             environment.getApplicationContext().insertHandler(admission);
+            if (admissionFactory.getMaxConcurrentRequests().isEmpty()) {
+                factory.admissionLimitTakenFromMaxSize(admission.getMaxRequestCount());
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
+import io.github.dropwizardhikari.admission.AdmissionResizeWarning;
 import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.config.TomcatOnlySetting;
 import io.github.dropwizardhikari.config.TransactionIsolation;
@@ -32,6 +33,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -214,6 +216,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonIgnore
     @Nullable
     private HealthCheckRegistry healthCheckRegistry;
+
+    @JsonIgnore
+    @Nullable
+    private Integer poolSizedAdmissionLimit;
 
     @JsonIgnore
     private boolean tomcatWarningsLogged = false;
@@ -598,6 +604,14 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         return Optional.ofNullable(healthCheckRegistry);
     }
 
+    /**
+     * {@link HikariBundle} says here that it limited requests to {@code maxSize}, so that pools built later warn
+     * when they are resized at runtime: the admission limit cannot follow them.
+     */
+    void admissionLimitTakenFromMaxSize(int limit) {
+        this.poolSizedAdmissionLimit = limit;
+    }
+
     @Override
     public void asSingleConnectionPool() {
         minSize = 1;
@@ -751,7 +765,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         HikariConfig config = toHikariConfig(metricRegistry, name);
         // Fail on a bad driver class or override class now, not on the first request.
         config.validate();
-        return new ManagedHikariDataSource(config, healthCheckRegistry);
+        IntConsumer onResize = poolSizedAdmissionLimit == null
+            ? newMaxSize -> { }
+            : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
+        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize);
     }
 
     private synchronized void logTomcatOnlySettingsOnce() {

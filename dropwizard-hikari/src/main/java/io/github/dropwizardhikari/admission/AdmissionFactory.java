@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>{@code retryAfter}</td><td>1 second</td><td>The {@code Retry-After} of a 503 answer, in whole
  * seconds.</td></tr>
  * </table>
+ *
+ * <p>The limit is fixed when the server starts: Jetty's {@code QoSHandler} cannot change it while running. A pool
+ * resized at runtime keeps the limit it started with, and when the limit was taken from {@code maxSize}, the
+ * resize is logged as a warning ({@link AdmissionResizeWarning}).</p>
  */
 public class AdmissionFactory {
     private boolean enabled = false;

@@ -18,6 +18,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -39,6 +40,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final HikariConfig config;
     @Nullable
     private final HealthCheckRegistry healthChecks;
+    private final IntConsumer onResize;
     private final List<String> registeredHealthChecks = new ArrayList<>();
     private final Object lock = new Object();
 
@@ -50,10 +52,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      * @param config       a validated configuration, owned by this data source from now on
      * @param healthChecks where HikariCP's health checks are registered when the pool starts; {@code null} for
      *                     none
+     * @param onResize     told the new maximum size whenever the running pool is resized, through
+     *                     {@code HikariConfigMXBean} or JMX
      */
-    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks) {
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
+                                   IntConsumer onResize) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
+        this.onResize = requireNonNull(onResize, "onResize");
     }
 
     public String getPoolName() {
@@ -199,7 +205,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         CatalogProbe.adoptDefaultCatalog(config);
         HikariDataSource started;
         try {
-            started = new HikariDataSource(config);
+            started = new ResizeReportingHikariDataSource(config, onResize);
         } catch (PoolInitializationException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;

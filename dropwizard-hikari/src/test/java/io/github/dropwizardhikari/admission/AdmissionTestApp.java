@@ -16,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.jetty.server.Server;
 
+import javax.sql.DataSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
@@ -38,6 +39,7 @@ public class AdmissionTestApp extends Application<AdmissionTestApp.Config> {
         final AtomicInteger maxInside = new AtomicInteger();
         final Semaphore gate = new Semaphore(0);
         volatile Server server;
+        volatile DataSource pool;
 
         void reset() {
             entered.clear();
@@ -74,18 +76,22 @@ public class AdmissionTestApp extends Application<AdmissionTestApp.Config> {
         }
     }
 
+    private final HikariBundle<Config> hikariBundle = new HikariBundle<>() {
+        @Override
+        public HikariDataSourceFactory getDataSourceFactory(Config configuration) {
+            return configuration.hikari;
+        }
+    };
+
     @Override
     public void initialize(Bootstrap<Config> bootstrap) {
-        bootstrap.addBundle(new HikariBundle<>() {
-            @Override
-            public HikariDataSourceFactory getDataSourceFactory(Config configuration) {
-                return configuration.hikari;
-            }
-        });
+        bootstrap.addBundle(hikariBundle);
     }
 
     @Override
     public void run(Config configuration, Environment environment) {
+        // the pool whose maxSize the admission limit is taken from
+        OBSERVED.pool = hikariBundle.getDataSource();
         environment.jersey().register(new WorkResource());
         environment.lifecycle().addServerLifecycleListener(server -> OBSERVED.server = server);
     }

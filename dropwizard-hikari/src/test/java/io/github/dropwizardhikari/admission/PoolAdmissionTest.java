@@ -1,6 +1,11 @@
 package io.github.dropwizardhikari.admission;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfigMXBean;
+import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -11,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -75,6 +81,10 @@ class PoolAdmissionTest {
 
     private long waiting() {
         return ((Number) metrics().getGauges().get("hikari.admission.waiting").getValue()).longValue();
+    }
+
+    private int poolMaxConnections() {
+        return ((Number) metrics().getGauges().get("hikari.pool.MaxConnections").getValue()).intValue();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -190,5 +200,35 @@ class PoolAdmissionTest {
         assertThat(metrics().timer("hikari.admission.wait").getCount()).isEqualTo(waitsBefore + LIMIT + 1);
         assertThat(metrics().timer("hikari.admission.wait").getSnapshot().getMax())
             .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    @Test
+    void aPoolResizedAtRuntimeKeepsTheAdmissionLimitAndSaysSo() throws Exception {
+        HikariConfigMXBean poolConfig = OBSERVED.pool.unwrap(HikariDataSource.class).getHikariConfigMXBean();
+        Logger logger = (Logger) LoggerFactory.getLogger(AdmissionResizeWarning.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            poolConfig.setMaximumPoolSize(LIMIT + 2);
+            // HikariCP's pool statistics are cached for up to a second
+            await("the pool reports its new size", () -> poolMaxConnections() == LIMIT + 2);
+
+            occupyAllSlots();
+            get("/work/beyond-0");
+            get("/work/beyond-1");
+            await("two requests wait", () -> waiting() == 2);
+            // Jetty's QoSHandler keeps the limit it started with
+            assertThat(OBSERVED.inside.get()).isEqualTo(LIMIT);
+        } finally {
+            // back to the size admission was built for: no warning for that
+            poolConfig.setMaximumPoolSize(LIMIT);
+            logger.detachAppender(appender);
+        }
+
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+            "Pool hikari resized to 4 connections, but admission still lets 2 requests in at once: Jetty's "
+                + "QoSHandler cannot change its limit while the server runs; restart the application with maxSize 4 "
+                + "to apply it to admission");
     }
 }
