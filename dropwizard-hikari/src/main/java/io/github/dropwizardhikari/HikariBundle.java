@@ -31,9 +31,8 @@ import static java.util.Objects.requireNonNull;
  * when configured) beside its metrics. Bundles run before {@code Application.run}, so this covers every pool the
  * application builds.</p>
  *
- * <p>When {@code admission.enabled} is set, the bundle also puts Jetty's QoS handler in front of the application's
- * servlets, limiting concurrent requests to the pool's size (see
- * {@link io.github.dropwizardhikari.admission.AdmissionFactory}).</p>
+ * <p>Unless {@code admission.enabled} is {@code false}, the bundle also puts Jetty's QoS handler in front of the
+ * application's servlets, limiting concurrent requests to the pool's size (see {@link AdmissionFactory}).</p>
  *
  * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
  *
@@ -79,6 +78,9 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
                 factory.getMaxWaitForConnection(), environment.metrics(), name());
             // between the application context and its servlets, so only application requests are limited
             environment.getApplicationContext().insertHandler(admission);
+            LOGGER.info("Admission: at most {} requests to {} run at once; the others wait up to {} ms in arrival "
+                + "order (hikari.admission)", admission.getMaxRequestCount(), admissionFactory.getPaths(),
+                admission.getMaxSuspend().toMillis());
             if (admissionFactory.getMaxConcurrentRequests().isEmpty()) {
                 factory.admissionLimitTakenFromMaxSize(admission.getMaxRequestCount());
             }

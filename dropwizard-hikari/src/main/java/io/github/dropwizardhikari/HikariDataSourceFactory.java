@@ -107,8 +107,8 @@ import static java.util.Objects.requireNonNull;
  * {@code Connection99Percent} check).</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Let JDBI and Hibernate add a comment
  * naming the calling method to each query.</td></tr>
- * <tr><td>{@code admission}</td><td></td><td>off</td><td>Pool-aware admission of HTTP requests; see
- * {@link AdmissionFactory}.</td></tr>
+ * <tr><td>{@code admission}</td><td></td><td>on, at {@code maxSize} requests</td><td>Pool-aware admission of
+ * HTTP requests; see {@link AdmissionFactory}.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},

@@ -7,6 +7,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pool.CountingDriver;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,27 @@ class HikariBundleTest {
         assertThat(environment.healthChecks().getNames()).contains("hikari.pool.ConnectivityCheck");
         stopAll(environment.lifecycle());
         assertThat(environment.healthChecks().getNames()).doesNotContain("hikari.pool.ConnectivityCheck");
+    }
+
+    @Test
+    void admissionIsOnByDefaultAtThePoolsSize() {
+        new AppBundle().run(configuration("admission-default"), environment);
+
+        PoolAdmissionHandler admission = environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class);
+        assertThat(admission).isNotNull();
+        assertThat(admission.getMaxRequestCount()).isEqualTo(2);
+        assertThat(environment.metrics().getNames()).contains("hikari.admission.admitted");
+    }
+
+    @Test
+    void admissionCanBeTurnedOff() {
+        AppConfiguration configuration = configuration("admission-off");
+        configuration.hikari.getAdmission().setEnabled(false);
+
+        new AppBundle().run(configuration, environment);
+
+        assertThat(environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class)).isNull();
+        assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));
     }
 
     @Test

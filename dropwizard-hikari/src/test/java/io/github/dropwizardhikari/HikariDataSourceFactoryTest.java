@@ -123,7 +123,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
 
         AdmissionFactory admission = factory.getAdmission();
-        assertThat(admission.isEnabled()).isFalse();
+        assertThat(admission.isEnabled()).isTrue();
         assertThat(admission.getMaxConcurrentRequests()).isEmpty();
         assertThat(admission.getMaxWait()).isEmpty();
         assertThat(admission.getMaxWaitingRequests()).isEqualTo(1024);
