@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@code maxSize}, so that requests beyond that wait in a FIFO queue in front of the pool instead of competing
  * for connections inside it. On by default: on the benchmark grid ({@code docs/benchmarks.md}: 4 and 8
  * connections under 32 and 64 request threads) it gave HikariCP more throughput and a shorter tail than without
- * it. Turn it off, or narrow {@code paths}, for applications whose requests run long without
- * the database (streaming, long polling, calls to other services).
+ * it. Turn it off, or narrow {@code paths}, for applications whose requests run long without the database
+ * (streaming, long polling, calls to other services).
  *
  * <table>
  * <caption>Configuration parameters ({@code hikari.admission})</caption>

@@ -79,12 +79,12 @@ class PoolAdmissionTest {
         return APP.getEnvironment().metrics();
     }
 
-    private long waiting() {
-        return ((Number) metrics().getGauges().get("hikari.admission.waiting").getValue()).longValue();
+    private long gauge(String name) {
+        return ((Number) metrics().getGauges().get(name).getValue()).longValue();
     }
 
-    private int poolMaxConnections() {
-        return ((Number) metrics().getGauges().get("hikari.pool.MaxConnections").getValue()).intValue();
+    private long waiting() {
+        return gauge("hikari.admission.waiting");
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -212,7 +212,7 @@ class PoolAdmissionTest {
         try {
             poolConfig.setMaximumPoolSize(LIMIT + 2);
             // HikariCP's pool statistics are cached for up to a second
-            await("the pool reports its new size", () -> poolMaxConnections() == LIMIT + 2);
+            await("the pool reports its new size", () -> gauge("hikari.pool.MaxConnections") == LIMIT + 2);
 
             occupyAllSlots();
             get("/work/beyond-0");
