@@ -3,10 +3,11 @@ package io.github.dropwizardhikari;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.zaxxer.hikari.HikariConfig;
+import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
@@ -14,11 +15,16 @@ import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.AdmissionResizeWarning;
-import io.github.dropwizardhikari.config.Redaction;
-import io.github.dropwizardhikari.config.TomcatOnlySetting;
-import io.github.dropwizardhikari.config.TransactionIsolation;
+import io.github.dropwizardhikari.config.binding.Origin;
+import io.github.dropwizardhikari.config.binding.OriginRecordingDeserializer;
+import io.github.dropwizardhikari.config.binding.Origins;
+import io.github.dropwizardhikari.config.isolation.IsolationNames;
+import io.github.dropwizardhikari.config.redaction.Redaction;
+import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
+import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
@@ -26,8 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -42,8 +48,8 @@ import static java.util.Objects.requireNonNull;
  * Tomcat-based {@code DataSourceFactory}.
  *
  * <p>Dropwizard's field names are used wherever the meaning is the same, so a {@code database:} block can be
- * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. Every value that HikariCP would
- * silently replace at startup is rejected here instead, with the field named in the message.</p>
+ * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
+ * {@code DataSourceFactory} exists here with the same signature.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -112,106 +118,251 @@ import static java.util.Objects.requireNonNull;
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
- * {@code initialSize}, ...; see {@link TomcatOnlySetting}) are accepted and each logs a warning when the pool is
- * built. Any other unknown field fails at startup.</p>
+ * {@code initialSize}, ...; the fields marked {@link TomcatOnly}) are accepted, validated as Dropwizard validates
+ * them, and each one set logs a warning. Any other unknown field fails at startup.</p>
+ *
+ * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it), its getter and
+ * setter, one line in {@link #toHikariConfig}, one row in the table above and in the README's configuration
+ * reference.</p>
  */
+@JsonDeserialize(using = OriginRecordingDeserializer.class)
 public class HikariDataSourceFactory implements PooledDataSourceFactory {
     static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
         "expected99thPercentileMs");
 
     private static final Logger LOGGER = LoggerFactory.getLogger(HikariDataSourceFactory.class);
+    private static final TomcatOnlySettings TOMCAT_ONLY = TomcatOnlySettings.of(HikariDataSourceFactory.class);
     private static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
 
+    // ---- where connections come from
+
+    @JsonProperty
+    @JsonAlias("jdbcUrl")
     @Nullable
     private String url;
 
+    @JsonProperty
     @Nullable
     private String dataSourceClassName;
 
+    @JsonProperty
+    @JsonAlias("driverClassName")
     @Nullable
     private String driverClass;
 
+    @JsonProperty
+    @JsonAlias("username")
     @Nullable
     private String user;
 
+    @JsonProperty(access = JsonProperty.Access.WRITE_ONLY)
     @Nullable
     private String password;
 
+    @JsonProperty
+    @JsonAlias("dataSourceProperties")
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
+    // ---- pool size
+
+    /** {@code null}: the same as {@code maxSize}, a fixed-size pool. */
+    @JsonProperty
+    @JsonAlias("minimumIdle")
     @Nullable
     @Min(0)
     private Integer minSize;
 
+    @JsonProperty
+    @JsonAlias("maximumPoolSize")
     @Min(1)
     private int maxSize = 10;
 
+    // ---- timeouts and lifetimes
+
+    @JsonProperty
+    @JsonAlias("connectionTimeout")
     @NotNull
     @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
     private Duration maxWaitForConnection = Duration.seconds(30);
 
+    @JsonProperty
+    @JsonAlias("idleTimeout")
     @NotNull
     private Duration minIdleTime = Duration.minutes(10);
 
+    @JsonProperty
+    @JsonAlias("maxLifetime")
     @NotNull
     private Duration maxConnectionAge = Duration.minutes(30);
 
+    @JsonProperty
     @NotNull
     private Duration keepaliveTime = Duration.minutes(2);
 
+    @JsonProperty
     @NotNull
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
+    // ---- connection tests
+
+    @JsonProperty
+    @JsonAlias("connectionTestQuery")
     @Nullable
     private String validationQuery;
 
+    /** {@code null}: 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
+    @JsonProperty
+    @JsonAlias("validationTimeout")
     @Nullable
     @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
     private Duration validationQueryTimeout;
 
+    @JsonProperty
+    @JsonAlias("connectionInitSql")
     @Nullable
     private String initializationQuery;
 
-    private boolean autoCommitByDefault = true;
+    // ---- state of the connections handed out
 
-    private boolean readOnlyByDefault = false;
+    @JsonProperty
+    @JsonAlias("autoCommit")
+    @NotNull
+    private Boolean autoCommitByDefault = true;
 
+    @JsonProperty
+    @JsonAlias("readOnly")
+    @NotNull
+    private Boolean readOnlyByDefault = false;
+
+    @JsonProperty
+    @JsonAlias("catalog")
     @Nullable
     private String defaultCatalog;
 
+    @JsonProperty
+    @JsonAlias("transactionIsolation")
+    @JsonDeserialize(using = IsolationNames.class)
     @NotNull
     private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
 
+    @JsonProperty
     @Nullable
     private String schema;
 
+    // ---- HikariCP only
+
+    @JsonProperty
     @NotNull
     private Duration initializationFailTimeout = Duration.milliseconds(1);
 
+    @JsonProperty
     private boolean isolateInternalQueries = false;
 
+    @JsonProperty
     private boolean allowPoolSuspension = false;
 
+    @JsonProperty
     private boolean registerMbeans = false;
 
+    @JsonProperty
     @Nullable
     private String exceptionOverrideClassName;
 
+    @JsonProperty
     @Nullable
     private String credentialsProviderClassName;
 
+    @JsonProperty
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
 
+    // ---- for Dropwizard's clients (JDBI, Hibernate)
+
+    @JsonProperty
     private boolean autoCommentsEnabled = true;
 
+    // ---- the bundle
+
+    @JsonProperty
     @Valid
     @NotNull
     private AdmissionFactory admission = new AdmissionFactory();
 
+    // ---- Tomcat only: accepted with a warning, constrained as Dropwizard constrains them
+
+    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
+    @Min(0)
+    @Max(100)
+    private int abandonWhenPercentageFull = 0;
+
+    @TomcatOnly("HikariCP pools connections of the configured user only")
+    private boolean alternateUsernamesAllowed = false;
+
+    @TomcatOnly("HikariCP rolls back uncommitted work on return instead of committing it")
+    private boolean commitOnReturn = false;
+
+    @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
+    private boolean rollbackOnReturn = false;
+
+    @TomcatOnly("HikariCP hands connections to waiting threads directly; there is no queue to choose")
+    private boolean useFairQueue = true;
+
+    /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */
+    @TomcatOnly("HikariCP fills the pool up to minSize in the background")
+    @Nullable
+    @Min(0)
+    private Integer initialSize;
+
+    @TomcatOnly("use leakDetectionThreshold to log the stack trace of a connection held too long")
+    private boolean logAbandonedConnections = false;
+
+    @TomcatOnly("HikariCP always logs failed validations")
+    private boolean logValidationErrors = false;
+
+    @TomcatOnly("HikariCP tests idle connections every keepaliveTime")
+    private boolean checkConnectionWhileIdle = true;
+
+    @TomcatOnly("HikariCP validates a connection on borrow when it has been idle for more than 500 ms")
+    private boolean checkConnectionOnBorrow = false;
+
+    @TomcatOnly("HikariCP always validates a new connection")
+    private boolean checkConnectionOnConnect = true;
+
+    @TomcatOnly("HikariCP resets connection state on return and validates on the next borrow")
+    private boolean checkConnectionOnReturn = false;
+
+    @TomcatOnly("HikariCP's housekeeper runs every 30 seconds; idle connections retire after minIdleTime")
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
+    private Duration evictionInterval = Duration.seconds(5);
+
+    @TomcatOnly("HikariCP skips validation for connections used within the last 500 ms")
+    @NotNull
+    @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
+    private Duration validationInterval = Duration.seconds(30);
+
+    @TomcatOnly("HikariCP validates with Connection.isValid() or validationQuery")
+    private Optional<String> validatorClassName = Optional.empty();
+
+    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
+    private boolean removeAbandoned = false;
+
+    @TomcatOnly("use leakDetectionThreshold to log connections held longer than a threshold")
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
+    private Duration removeAbandonedTimeout = Duration.seconds(60);
+
+    @TomcatOnly("HikariCP's proxies already reset connection state and close open statements on return")
+    private Optional<String> jdbcInterceptors = Optional.empty();
+
+    @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
+    private boolean ignoreExceptionOnPreLoad = false;
+
+    // ---- not settings
+
     @JsonIgnore
-    private final Set<TomcatOnlySetting> tomcatOnlySettings = EnumSet.noneOf(TomcatOnlySetting.class);
+    private final Set<String> tomcatOnlySettings = Collections.synchronizedSet(new LinkedHashSet<>());
 
     @JsonIgnore
     @Nullable
@@ -224,6 +375,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonIgnore
     private boolean tomcatWarningsLogged = false;
 
+    // ---- where connections come from
+
     @Override
     @JsonProperty
     public String getUrl() {
@@ -232,7 +385,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("jdbcUrl")
     public void setUrl(@Nullable String url) {
         this.url = url;
     }
@@ -255,18 +407,17 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("driverClassName")
     public void setDriverClass(@Nullable String driverClass) {
         this.driverClass = driverClass;
     }
 
     @JsonProperty
-    public Optional<String> getUser() {
-        return Optional.ofNullable(user);
+    @Nullable
+    public String getUser() {
+        return user;
     }
 
     @JsonProperty
-    @JsonAlias("username")
     public void setUser(@Nullable String user) {
         this.user = user;
     }
@@ -275,11 +426,12 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
      * @return the password; it is write-only in JSON and never part of {@link #toString()}
      */
     @JsonIgnore
-    public Optional<String> getPassword() {
-        return Optional.ofNullable(password);
+    @Nullable
+    public String getPassword() {
+        return password;
     }
 
-    @JsonProperty(value = "password", access = JsonProperty.Access.WRITE_ONLY)
+    @JsonProperty
     public void setPassword(@Nullable String password) {
         this.password = password;
     }
@@ -291,33 +443,24 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("dataSourceProperties")
     public void setProperties(Map<String, String> properties) {
         this.properties = properties;
     }
 
-    /**
-     * @return the configured minimum number of idle connections; {@link #getEffectiveMinSize()} resolves the
-     * default
-     */
-    @JsonProperty
-    public Optional<Integer> getMinSize() {
-        return Optional.ofNullable(minSize);
-    }
-
-    @JsonProperty
-    @JsonAlias("minimumIdle")
-    public void setMinSize(@Nullable Integer minSize) {
-        this.minSize = minSize;
-    }
+    // ---- pool size
 
     /**
      * @return the minimum number of idle connections HikariCP keeps: {@code minSize}, or {@code maxSize} (a
      * fixed-size pool) when it is not set
      */
-    @JsonIgnore
-    public int getEffectiveMinSize() {
+    @JsonProperty
+    public int getMinSize() {
         return minSize == null ? maxSize : minSize;
+    }
+
+    @JsonProperty
+    public void setMinSize(int minSize) {
+        this.minSize = minSize;
     }
 
     @JsonProperty
@@ -326,10 +469,11 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("maximumPoolSize")
     public void setMaxSize(int maxSize) {
         this.maxSize = maxSize;
     }
+
+    // ---- timeouts and lifetimes
 
     @JsonProperty
     public Duration getMaxWaitForConnection() {
@@ -337,7 +481,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("connectionTimeout")
     public void setMaxWaitForConnection(Duration maxWaitForConnection) {
         this.maxWaitForConnection = maxWaitForConnection;
     }
@@ -348,20 +491,21 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("idleTimeout")
     public void setMinIdleTime(Duration minIdleTime) {
         this.minIdleTime = minIdleTime;
     }
 
+    /**
+     * @return the longest a connection lives; present unless set to {@code null} in Java (then the default)
+     */
     @JsonProperty
-    public Duration getMaxConnectionAge() {
-        return maxConnectionAge;
+    public Optional<Duration> getMaxConnectionAge() {
+        return Optional.of(maxConnectionAge);
     }
 
     @JsonProperty
-    @JsonAlias("maxLifetime")
-    public void setMaxConnectionAge(Duration maxConnectionAge) {
-        this.maxConnectionAge = maxConnectionAge;
+    public void setMaxConnectionAge(@Nullable Duration maxConnectionAge) {
+        this.maxConnectionAge = maxConnectionAge == null ? Duration.minutes(30) : maxConnectionAge;
     }
 
     @JsonProperty
@@ -384,6 +528,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         this.leakDetectionThreshold = leakDetectionThreshold;
     }
 
+    // ---- connection tests
+
     @Override
     @JsonProperty
     public Optional<String> getValidationQuery() {
@@ -391,7 +537,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("connectionTestQuery")
     public void setValidationQuery(@Nullable String validationQuery) {
         this.validationQuery = validationQuery;
     }
@@ -407,51 +552,58 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("validationTimeout")
     public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
         this.validationQueryTimeout = validationQueryTimeout;
     }
 
     @JsonProperty
-    public Optional<String> getInitializationQuery() {
-        return Optional.ofNullable(initializationQuery);
+    @Nullable
+    public String getInitializationQuery() {
+        return initializationQuery;
     }
 
     @JsonProperty
-    @JsonAlias("connectionInitSql")
     public void setInitializationQuery(@Nullable String initializationQuery) {
         this.initializationQuery = initializationQuery;
     }
 
+    // ---- state of the connections handed out
+
     @JsonProperty
-    public boolean isAutoCommitByDefault() {
+    public Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
+    /**
+     * @param autoCommitByDefault the auto-commit state of returned connections; {@code null} for HikariCP's
+     *                            default, {@code true}
+     */
     @JsonProperty
-    @JsonAlias("autoCommit")
-    public void setAutoCommitByDefault(boolean autoCommitByDefault) {
-        this.autoCommitByDefault = autoCommitByDefault;
+    public void setAutoCommitByDefault(@Nullable Boolean autoCommitByDefault) {
+        this.autoCommitByDefault = autoCommitByDefault == null ? Boolean.TRUE : autoCommitByDefault;
     }
 
     @JsonProperty
-    public boolean isReadOnlyByDefault() {
+    public Boolean getReadOnlyByDefault() {
         return readOnlyByDefault;
     }
 
+    /**
+     * @param readOnlyByDefault the read-only state of returned connections; {@code null} for HikariCP's default,
+     *                          {@code false}
+     */
     @JsonProperty
-    @JsonAlias("readOnly")
-    public void setReadOnlyByDefault(boolean readOnlyByDefault) {
-        this.readOnlyByDefault = readOnlyByDefault;
+    public void setReadOnlyByDefault(@Nullable Boolean readOnlyByDefault) {
+        this.readOnlyByDefault = readOnlyByDefault == null ? Boolean.FALSE : readOnlyByDefault;
     }
 
     @JsonProperty
-    public Optional<String> getDefaultCatalog() {
-        return Optional.ofNullable(defaultCatalog);
+    @Nullable
+    public String getDefaultCatalog() {
+        return defaultCatalog;
     }
 
     @JsonProperty
-    @JsonAlias("catalog")
     public void setDefaultCatalog(@Nullable String defaultCatalog) {
         this.defaultCatalog = defaultCatalog;
     }
@@ -462,7 +614,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     @JsonProperty
-    @JsonAlias("transactionIsolation")
     public void setDefaultTransactionIsolation(TransactionIsolation defaultTransactionIsolation) {
         this.defaultTransactionIsolation = defaultTransactionIsolation;
     }
@@ -476,6 +627,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     public void setSchema(@Nullable String schema) {
         this.schema = schema;
     }
+
+    // ---- HikariCP only
 
     @JsonProperty
     public Duration getInitializationFailTimeout() {
@@ -547,6 +700,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         this.healthCheckProperties = healthCheckProperties;
     }
 
+    // ---- for Dropwizard's clients
+
     @Override
     @JsonProperty
     public boolean isAutoCommentsEnabled() {
@@ -557,6 +712,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     public void setAutoCommentsEnabled(boolean autoCommentsEnabled) {
         this.autoCommentsEnabled = autoCommentsEnabled;
     }
+
+    // ---- the bundle
 
     /**
      * @return pool-aware admission of HTTP requests, applied by {@link HikariBundle}
@@ -571,24 +728,255 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         this.admission = admission;
     }
 
-    /**
-     * Accepts the settings of Dropwizard's Tomcat pool that HikariCP does not have, so that a renamed
-     * {@code database:} block parses; rejects every other unknown field.
-     */
-    @JsonAnySetter
-    void setUnknownField(String name, @Nullable Object ignoredValue) {
-        TomcatOnlySetting setting = TomcatOnlySetting.forKey(name).orElseThrow(() -> new IllegalArgumentException(
-            "Unrecognized field \"" + name + "\": it is neither a HikariCP nor a Dropwizard database setting"));
-        tomcatOnlySettings.add(setting);
+    // ---- Tomcat only: Dropwizard's signatures; setting one warns, as its YAML key does
+
+    @Deprecated
+    @JsonIgnore
+    public int getAbandonWhenPercentageFull() {
+        return abandonWhenPercentageFull;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setAbandonWhenPercentageFull(int percentage) {
+        this.abandonWhenPercentageFull = tomcatOnly("abandonWhenPercentageFull", percentage);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean isAlternateUsernamesAllowed() {
+        return alternateUsernamesAllowed;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setAlternateUsernamesAllowed(boolean allow) {
+        this.alternateUsernamesAllowed = tomcatOnly("alternateUsernamesAllowed", allow);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getCommitOnReturn() {
+        return commitOnReturn;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setCommitOnReturn(boolean commitOnReturn) {
+        this.commitOnReturn = tomcatOnly("commitOnReturn", commitOnReturn);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getRollbackOnReturn() {
+        return rollbackOnReturn;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setRollbackOnReturn(boolean rollbackOnReturn) {
+        this.rollbackOnReturn = tomcatOnly("rollbackOnReturn", rollbackOnReturn);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getUseFairQueue() {
+        return useFairQueue;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setUseFairQueue(boolean fair) {
+        this.useFairQueue = tomcatOnly("useFairQueue", fair);
     }
 
     /**
-     * @return the Tomcat-only settings present in the configuration, each of which is warned about at build time
+     * @return {@code initialSize} as set, or else {@code minSize}: HikariCP fills the pool to {@code minSize}
+     */
+    @Deprecated
+    @JsonIgnore
+    public int getInitialSize() {
+        return initialSize == null ? getMinSize() : initialSize;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setInitialSize(int initialSize) {
+        this.initialSize = tomcatOnly("initialSize", initialSize);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getLogAbandonedConnections() {
+        return logAbandonedConnections;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setLogAbandonedConnections(boolean log) {
+        this.logAbandonedConnections = tomcatOnly("logAbandonedConnections", log);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getLogValidationErrors() {
+        return logValidationErrors;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setLogValidationErrors(boolean log) {
+        this.logValidationErrors = tomcatOnly("logValidationErrors", log);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getCheckConnectionWhileIdle() {
+        return checkConnectionWhileIdle;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setCheckConnectionWhileIdle(boolean checkConnectionWhileIdle) {
+        this.checkConnectionWhileIdle = tomcatOnly("checkConnectionWhileIdle", checkConnectionWhileIdle);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getCheckConnectionOnBorrow() {
+        return checkConnectionOnBorrow;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setCheckConnectionOnBorrow(boolean checkConnectionOnBorrow) {
+        this.checkConnectionOnBorrow = tomcatOnly("checkConnectionOnBorrow", checkConnectionOnBorrow);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getCheckConnectionOnConnect() {
+        return checkConnectionOnConnect;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setCheckConnectionOnConnect(boolean checkConnectionOnConnect) {
+        this.checkConnectionOnConnect = tomcatOnly("checkConnectionOnConnect", checkConnectionOnConnect);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean getCheckConnectionOnReturn() {
+        return checkConnectionOnReturn;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setCheckConnectionOnReturn(boolean checkConnectionOnReturn) {
+        this.checkConnectionOnReturn = tomcatOnly("checkConnectionOnReturn", checkConnectionOnReturn);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public Duration getEvictionInterval() {
+        return evictionInterval;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setEvictionInterval(Duration interval) {
+        this.evictionInterval = tomcatOnly("evictionInterval", interval);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public Duration getValidationInterval() {
+        return validationInterval;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setValidationInterval(Duration validationInterval) {
+        this.validationInterval = tomcatOnly("validationInterval", validationInterval);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public Optional<String> getValidatorClassName() {
+        return validatorClassName;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setValidatorClassName(Optional<String> validatorClassName) {
+        this.validatorClassName = tomcatOnly("validatorClassName", validatorClassName);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean isRemoveAbandoned() {
+        return removeAbandoned;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setRemoveAbandoned(boolean removeAbandoned) {
+        this.removeAbandoned = tomcatOnly("removeAbandoned", removeAbandoned);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public Duration getRemoveAbandonedTimeout() {
+        return removeAbandonedTimeout;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setRemoveAbandonedTimeout(Duration removeAbandonedTimeout) {
+        this.removeAbandonedTimeout = tomcatOnly("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public Optional<String> getJdbcInterceptors() {
+        return jdbcInterceptors;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setJdbcInterceptors(Optional<String> jdbcInterceptors) {
+        this.jdbcInterceptors = tomcatOnly("jdbcInterceptors", jdbcInterceptors);
+    }
+
+    @Deprecated
+    @JsonIgnore
+    public boolean isIgnoreExceptionOnPreLoad() {
+        return ignoreExceptionOnPreLoad;
+    }
+
+    @Deprecated
+    @JsonProperty
+    public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
+        this.ignoreExceptionOnPreLoad = tomcatOnly("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
+    }
+
+    private <V> V tomcatOnly(String key, V value) {
+        tomcatOnlySettings.add(key);
+        return value;
+    }
+
+    /**
+     * @return the Tomcat-only settings that were set, each of which is warned about once
      */
     @JsonIgnore
-    public Set<TomcatOnlySetting> getTomcatOnlySettings() {
-        return Collections.unmodifiableSet(tomcatOnlySettings);
+    public Set<String> getTomcatOnlySettings() {
+        synchronized (tomcatOnlySettings) {
+            return Set.copyOf(tomcatOnlySettings);
+        }
     }
+
+    // ---- runtime wiring (to move out of the factory)
 
     /**
      * Where pools built later register HikariCP's health checks; {@link HikariBundle} sets the environment's
@@ -616,7 +1004,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     public void asSingleConnectionPool() {
         minSize = 1;
         maxSize = 1;
+        initialSize = 1;
     }
+
+    // ---- rules that involve more than one field
 
     @JsonIgnore
     @ValidationMethod(message = "exactly one of url (jdbcUrl) and dataSourceClassName must be set")
@@ -633,8 +1024,24 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
 
     @JsonIgnore
     @ValidationMethod(message = "minSize must be less than or equal to maxSize")
-    public boolean isMinSizeValid() {
+    public boolean isMinSizeLessThanMaxSize() {
         return minSize == null || minSize <= maxSize;
+    }
+
+    /**
+     * Dropwizard's rule, on the values set: {@code initialSize} is at most {@code maxSize}.
+     */
+    @JsonIgnore
+    public boolean isInitialSizeLessThanMaxSize() {
+        return initialSize == null || initialSize <= maxSize;
+    }
+
+    /**
+     * Dropwizard's rule, on the values set: {@code initialSize} is at least {@code minSize}.
+     */
+    @JsonIgnore
+    public boolean isInitialSizeGreaterThanMinSize() {
+        return initialSize == null || minSize == null || minSize <= initialSize;
     }
 
     @JsonIgnore
@@ -687,6 +1094,14 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         return getEffectiveValidationQueryTimeout().toMilliseconds() <= maxWaitForConnection.toMilliseconds();
     }
 
+    @JsonIgnore
+    @ValidationMethod(message = "healthCheckProperties accepts only connectivityCheckTimeoutMs and "
+        + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)")
+    public boolean isHealthCheckPropertiesValid() {
+        return healthCheckProperties.entrySet().stream().allMatch(entry ->
+            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()));
+    }
+
     private Duration getEffectiveValidationQueryTimeout() {
         if (validationQueryTimeout != null) {
             return validationQueryTimeout;
@@ -695,13 +1110,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             ? maxWaitForConnection : DEFAULT_VALIDATION_TIMEOUT;
     }
 
-    @JsonIgnore
-    @ValidationMethod(message = "healthCheckProperties accepts only connectivityCheckTimeoutMs and "
-        + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)")
-    public boolean isHealthCheckPropertiesValid() {
-        return healthCheckProperties.entrySet().stream().allMatch(entry ->
-            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()));
-    }
+    // ---- building the pool
 
     /**
      * Maps this configuration onto a new {@link HikariConfig}, one line per setting.
@@ -722,7 +1131,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         config.setUsername(user);
         config.setPassword(password);
         config.setDataSourceProperties(toProperties(properties));
-        config.setMinimumIdle(getEffectiveMinSize());
+        config.setMinimumIdle(getMinSize());
         config.setMaximumPoolSize(maxSize);
         config.setConnectionTimeout(maxWaitForConnection.toMilliseconds());
         config.setIdleTimeout(minIdleTime.toMilliseconds());
@@ -735,7 +1144,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         config.setAutoCommit(autoCommitByDefault);
         config.setReadOnly(readOnlyByDefault);
         config.setCatalog(defaultCatalog);
-        config.setTransactionIsolation(defaultTransactionIsolation.hikariName());
+        config.setTransactionIsolation(IsolationNames.hikariName(defaultTransactionIsolation));
         config.setSchema(schema);
         config.setInitializationFailTimeout(initializationFailTimeout.toMilliseconds());
         config.setIsolateInternalQueries(isolateInternalQueries);
@@ -776,9 +1185,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             return;
         }
         tomcatWarningsLogged = true;
-        for (TomcatOnlySetting setting : tomcatOnlySettings) {
-            LOGGER.warn("Ignoring Tomcat pool setting '{}': HikariCP has no such setting; {}.",
-                setting.key(), setting.advice());
+        Origin origin = Origins.of(this);
+        for (String key : getTomcatOnlySettings()) {
+            LOGGER.warn(TOMCAT_ONLY.warning(origin.pathOf(key), key));
         }
     }
 
@@ -791,7 +1200,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             + ", user=" + user
             + ", password=" + (password == null ? "none" : Redaction.MASK)
             + ", properties=" + Redaction.properties(properties)
-            + ", minSize=" + getEffectiveMinSize()
+            + ", minSize=" + getMinSize()
             + ", maxSize=" + maxSize
             + ", maxWaitForConnection=" + maxWaitForConnection
             + ", minIdleTime=" + minIdleTime

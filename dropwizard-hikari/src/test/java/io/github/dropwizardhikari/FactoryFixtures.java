@@ -1,15 +1,17 @@
 package io.github.dropwizardhikari;
 
+import io.dropwizard.configuration.ConfigurationFactory;
+import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
-import io.dropwizard.configuration.YamlConfigurationFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 
 /** Parses the YAML fixtures under {@code yaml/} the way Dropwizard parses a configuration file. */
 final class FactoryFixtures {
-    private static final YamlConfigurationFactory<HikariDataSourceFactory> FACTORY =
-        new YamlConfigurationFactory<>(HikariDataSourceFactory.class, Validators.newValidator(),
-            Jackson.newObjectMapper(), "dw");
+    // as an application's Bootstrap makes it: unknown keys fail, as they do at startup
+    private static final ConfigurationFactory<HikariDataSourceFactory> FACTORY =
+        new DefaultConfigurationFactoryFactory<HikariDataSourceFactory>().create(HikariDataSourceFactory.class,
+            Validators.newValidator(), Jackson.newObjectMapper(), "dw");
 
     private FactoryFixtures() {
     }

@@ -9,8 +9,8 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
-import io.github.dropwizardhikari.config.TomcatOnlySetting;
-import io.github.dropwizardhikari.config.TransactionIsolation;
+import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
+import io.github.dropwizardhikari.config.isolation.IsolationNames;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -118,7 +118,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.isAutoCommentsEnabled()).isTrue();
         assertThat(factory.getValidationQuery()).isEmpty();
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));
-        assertThat(factory.getMinSize()).isEmpty();
+        assertThat(factory.getMinSize()).isEqualTo(10);
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
 
@@ -194,9 +194,8 @@ class HikariDataSourceFactoryTest {
     @Test
     void tomcatOnlySettingsAreAcceptedAndWarnedAboutOnceEach() throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse("tomcat_settings.yml");
-        assertThat(factory.getTomcatOnlySettings()).containsExactlyInAnyOrder(TomcatOnlySetting.ROLLBACK_ON_RETURN,
-            TomcatOnlySetting.USE_FAIR_QUEUE, TomcatOnlySetting.INITIAL_SIZE,
-            TomcatOnlySetting.CHECK_CONNECTION_ON_BORROW, TomcatOnlySetting.JDBC_INTERCEPTORS);
+        assertThat(factory.getTomcatOnlySettings()).containsExactlyInAnyOrder("rollbackOnReturn", "useFairQueue",
+            "initialSize", "checkConnectionOnBorrow", "jdbcInterceptors");
 
         Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
@@ -212,16 +211,16 @@ class HikariDataSourceFactoryTest {
         }
 
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
-            "Ignoring Tomcat pool setting 'rollbackOnReturn': HikariCP has no such setting; "
-                + TomcatOnlySetting.ROLLBACK_ON_RETURN.advice() + ".",
-            "Ignoring Tomcat pool setting 'useFairQueue': HikariCP has no such setting; "
-                + TomcatOnlySetting.USE_FAIR_QUEUE.advice() + ".",
-            "Ignoring Tomcat pool setting 'initialSize': HikariCP has no such setting; "
-                + TomcatOnlySetting.INITIAL_SIZE.advice() + ".",
-            "Ignoring Tomcat pool setting 'checkConnectionOnBorrow': HikariCP has no such setting; "
-                + TomcatOnlySetting.CHECK_CONNECTION_ON_BORROW.advice() + ".",
-            "Ignoring Tomcat pool setting 'jdbcInterceptors': HikariCP has no such setting; "
-                + TomcatOnlySetting.JDBC_INTERCEPTORS.advice() + ".");
+            "rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP always rolls back uncommitted work when a connection is returned.",
+            "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP hands connections to waiting threads directly; there is no queue to choose.",
+            "initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP fills the pool up to minSize in the background.",
+            "checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP validates a connection on borrow when it has been idle for more than 500 ms.",
+            "jdbcInterceptors: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP's proxies already reset connection state and close open statements on return.");
         assertThat(appender.list).allMatch(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN);
     }
 
@@ -237,13 +236,12 @@ class HikariDataSourceFactoryTest {
 
     @Test
     void transactionIsolationAcceptsDropwizardAndHikariSpellings() {
-        assertThat(TransactionIsolation.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(TransactionIsolation.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(TransactionIsolation.parse("TRANSACTION_REPEATABLE_READ"))
-            .isEqualTo(TransactionIsolation.REPEATABLE_READ);
-        assertThat(TransactionIsolation.parse("none")).isEqualTo(TransactionIsolation.NONE);
-        assertThat(TransactionIsolation.parse("DEFAULT").hikariName()).isNull();
-        assertThat(TransactionIsolation.SERIALIZABLE.hikariName()).isEqualTo("TRANSACTION_SERIALIZABLE");
+        assertThat(IsolationNames.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationNames.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationNames.parse("TRANSACTION_REPEATABLE_READ")).isEqualTo(TransactionIsolation.REPEATABLE_READ);
+        assertThat(IsolationNames.parse("none")).isEqualTo(TransactionIsolation.NONE);
+        assertThat(IsolationNames.hikariName(IsolationNames.parse("DEFAULT"))).isNull();
+        assertThat(IsolationNames.hikariName(TransactionIsolation.SERIALIZABLE)).isEqualTo("TRANSACTION_SERIALIZABLE");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config;
+package io.github.dropwizardhikari.config.redaction;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,0 +1,133 @@
+package io.github.dropwizardhikari.config.binding;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.BeanProperty;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
+import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
+import org.jspecify.annotations.Nullable;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Binds a configuration block with Jackson's own bean deserializer, and records its {@link Origin}: the path it
+ * was found at (so warnings name {@code hikari.maxWaitForConnection}, not just {@code maxWaitForConnection}) and
+ * the keys it states (so a setting given under two names can be refused, and unset settings told apart from
+ * defaults).
+ *
+ * <p>Use it as a class-level {@code @JsonDeserialize(using = OriginRecordingDeserializer.class)}. Unknown keys
+ * still reach Jackson's own failure, which Dropwizard turns into its "Did you mean" message.</p>
+ */
+public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
+    implements ContextualDeserializer, ResolvableDeserializer {
+    @Nullable
+    private final JsonDeserializer<Object> beanDeserializer;
+
+    public OriginRecordingDeserializer() {
+        this(null);
+    }
+
+    private OriginRecordingDeserializer(@Nullable JsonDeserializer<Object> beanDeserializer) {
+        this.beanDeserializer = beanDeserializer;
+    }
+
+    @Override
+    public JsonDeserializer<?> createContextual(DeserializationContext ctxt, @Nullable BeanProperty property)
+        throws JsonMappingException {
+        JavaType type = property == null ? ctxt.getContextualType() : property.getType();
+        if (type == null) {
+            throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
+        }
+        BeanDescription description = ctxt.getConfig().introspect(type);
+        // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
+        // deserializer factory, so this does not recurse
+        JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type, description);
+        if (bean instanceof ResolvableDeserializer) {
+            ((ResolvableDeserializer) bean).resolve(ctxt);
+        }
+        if (bean instanceof ContextualDeserializer) {
+            @SuppressWarnings("unchecked")
+            JsonDeserializer<Object> contextual =
+                (JsonDeserializer<Object>) ((ContextualDeserializer) bean).createContextual(ctxt, property);
+            bean = contextual;
+        }
+        return new OriginRecordingDeserializer(bean);
+    }
+
+    @Override
+    public void resolve(DeserializationContext ctxt) {
+        // the bean deserializer is created and resolved per context in createContextual
+    }
+
+    @Override
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        JsonDeserializer<Object> bean = bean(ctxt);
+        String path = path(p);
+        JsonNode block = ctxt.readTree(p);
+        Object parsed;
+        try (JsonParser blockParser = block.traverse(p.getCodec())) {
+            blockParser.nextToken();
+            parsed = bean.deserialize(blockParser, ctxt);
+        }
+        if (parsed != null) {
+            Set<String> keys = new LinkedHashSet<>();
+            block.fieldNames().forEachRemaining(keys::add);
+            Origins.record(parsed, new Origin(path, keys));
+        }
+        return parsed;
+    }
+
+    @Override
+    public Object deserializeWithType(JsonParser p, DeserializationContext ctxt, TypeDeserializer typeDeserializer)
+        throws IOException {
+        return typeDeserializer.deserializeTypedFromObject(p, ctxt);
+    }
+
+    private JsonDeserializer<Object> bean(DeserializationContext ctxt) throws JsonMappingException {
+        if (beanDeserializer == null) {
+            throw JsonMappingException.from(ctxt, "OriginRecordingDeserializer used without a context");
+        }
+        return beanDeserializer;
+    }
+
+    /**
+     * The dotted path of the value the parser is at. Streaming parsers enter the block's own context on its
+     * {@code START_OBJECT}, Jackson's tree parser (which Dropwizard uses) only on the next token: a nameless
+     * object context is the block's own and is skipped.
+     */
+    static String path(JsonParser p) {
+        JsonStreamContext context = p.getParsingContext();
+        if (context != null && (p.currentToken() == JsonToken.FIELD_NAME
+            || (context.inObject() && context.getCurrentName() == null))) {
+            context = context.getParent();
+        }
+        Deque<String> segments = new ArrayDeque<>();
+        for (; context != null && !context.inRoot(); context = context.getParent()) {
+            if (context.inArray()) {
+                segments.addFirst("[" + context.getCurrentIndex() + "]");
+            } else if (context.getCurrentName() != null) {
+                segments.addFirst(context.getCurrentName());
+            }
+        }
+        StringBuilder path = new StringBuilder();
+        for (String segment : segments) {
+            if (path.length() > 0 && !segment.startsWith("[")) {
+                path.append('.');
+            }
+            path.append(segment);
+        }
+        return path.toString();
+    }
+}

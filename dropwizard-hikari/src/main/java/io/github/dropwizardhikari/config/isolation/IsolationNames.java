@@ -1,0 +1,61 @@
+package io.github.dropwizardhikari.config.isolation;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
+import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
+import org.jspecify.annotations.Nullable;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Dropwizard's transaction isolation values under both spellings: Dropwizard's ({@code read-committed},
+ * {@code READ_COMMITTED}) and HikariCP's ({@code TRANSACTION_READ_COMMITTED}), in any case.
+ */
+public final class IsolationNames extends StdScalarDeserializer<TransactionIsolation> {
+    private static final String HIKARI_PREFIX = "TRANSACTION_";
+
+    public IsolationNames() {
+        super(TransactionIsolation.class);
+    }
+
+    @Override
+    public TransactionIsolation deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        String text = p.getValueAsString();
+        if (text == null) {
+            return (TransactionIsolation) ctxt.handleUnexpectedToken(TransactionIsolation.class, p);
+        }
+        try {
+            return parse(text);
+        } catch (IllegalArgumentException e) {
+            return (TransactionIsolation) ctxt.handleWeirdStringValue(TransactionIsolation.class, text,
+                e.getMessage());
+        }
+    }
+
+    public static TransactionIsolation parse(String text) {
+        String normalized = text.trim().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
+        if (normalized.startsWith(HIKARI_PREFIX)) {
+            normalized = normalized.substring(HIKARI_PREFIX.length());
+        }
+        for (TransactionIsolation isolation : TransactionIsolation.values()) {
+            if (isolation.name().equals(normalized)) {
+                return isolation;
+            }
+        }
+        throw new IllegalArgumentException("expected one of " + Arrays.stream(TransactionIsolation.values())
+            .map(Enum::name).collect(Collectors.joining(", ")));
+    }
+
+    /**
+     * @return the name HikariCP's {@code transactionIsolation} setting expects, or {@code null} for the driver's
+     * default
+     */
+    @Nullable
+    public static String hikariName(TransactionIsolation isolation) {
+        return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
+    }
+}
