@@ -77,6 +77,15 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return closed;
     }
 
+    /**
+     * @return a copy of the configuration the pool was built from, for reports; changing it changes nothing
+     */
+    public HikariConfig configurationCopy() {
+        HikariConfig copy = new HikariConfig();
+        config.copyStateTo(copy);
+        return copy;
+    }
+
     @Override
     public void start() throws Exception {
         pool();

@@ -1,0 +1,40 @@
+package io.github.dropwizardhikari.tasks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code pool-evict}: retires every connection of a pool. Idle connections close at once; connections in use
+ * finish their work and close when they are returned. The pool opens new ones as it needs them, so this is how
+ * to move a pool to a failed-over primary or to rotated credentials without a restart.
+ */
+public final class EvictTask extends PoolTask {
+    public static final String NAME = "pool-evict";
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(EvictTask.class);
+
+    public EvictTask(KnownPools pools) {
+        super(NAME, pools);
+    }
+
+    @Override
+    protected Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters) {
+        HikariDataSource running = started(pool);
+        return output -> {
+            HikariPoolMXBean bean = running.getHikariPoolMXBean();
+            int idle = bean.getIdleConnections();
+            int active = bean.getActiveConnections();
+            bean.softEvictConnections();
+            LOGGER.info("Pool {}: evicted every connection on request ({} idle closed, {} in use retire when "
+                + "returned)", pool.getPoolName(), idle, active);
+            output.println("pool " + pool.getPoolName() + ": evicted every connection; " + idle + " idle closed "
+                + "now, " + active + " in use retire when returned; new connections are opened as needed");
+        };
+    }
+}

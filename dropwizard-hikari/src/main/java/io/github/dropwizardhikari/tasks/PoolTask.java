@@ -1,0 +1,142 @@
+package io.github.dropwizardhikari.tasks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.servlets.tasks.Task;
+import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An admin task that acts on one pool: the one named by the {@code pool} parameter, or the application's only
+ * pool when the parameter is absent.
+ *
+ * <p>A task first {@linkplain #check checks} the request and the pool's state, and only then acts, so a refused
+ * request changes nothing. {@link PoolTaskRefusals} runs the check before Dropwizard's task servlet and answers a
+ * refusal with its own status (400 or 409); the servlet itself would answer every exception with a 500.</p>
+ */
+public abstract class PoolTask extends Task {
+    static final String POOL = "pool";
+
+    private final KnownPools pools;
+    private final Set<String> parameters;
+
+    /**
+     * @param name       the task's name: its path below {@code /tasks/} on the admin port
+     * @param pools      where the task finds the pools, at each request
+     * @param parameters the parameters the task takes besides {@code pool}
+     */
+    protected PoolTask(String name, KnownPools pools, String... parameters) {
+        super(name);
+        this.pools = requireNonNull(pools, "pools");
+        this.parameters = new TreeSet<>(List.of(parameters));
+        this.parameters.add(POOL);
+    }
+
+    /** Something a task has checked and is ready to do. */
+    @FunctionalInterface
+    protected interface Action {
+        void run(PrintWriter output) throws Exception;
+    }
+
+    @Override
+    public final void execute(Map<String, List<String>> parameters, PrintWriter output) throws Exception {
+        check(parameters).run(output);
+    }
+
+    /**
+     * Checks the request and the pool's state without changing anything.
+     *
+     * @return what the task will do
+     * @throws TaskRefusal naming the parameter or the state that stops the task
+     */
+    public final Action check(Map<String, List<String>> parameters) {
+        for (String parameter : parameters.keySet()) {
+            if (!this.parameters.contains(parameter)) {
+                throw TaskRefusal.badRequest(getName() + " takes no parameter '" + parameter + "'; it takes "
+                    + String.join(", ", this.parameters));
+            }
+        }
+        return prepare(selectPool(parameters), parameters);
+    }
+
+    /**
+     * Checks the task's own parameters and the pool's state, changing nothing.
+     *
+     * @return what to do once every check has passed
+     */
+    protected abstract Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters);
+
+    private ManagedHikariDataSource selectPool(Map<String, List<String>> parameters) {
+        List<ManagedHikariDataSource> open = pools.all().stream()
+            .filter(pool -> !pool.isClosed())
+            .sorted(Comparator.comparing(ManagedHikariDataSource::getPoolName))
+            .toList();
+        String names = open.stream().map(ManagedHikariDataSource::getPoolName).collect(Collectors.joining(", "));
+        Optional<String> wanted = single(parameters, POOL);
+        if (wanted.isEmpty()) {
+            if (open.size() == 1) {
+                return open.get(0);
+            }
+            if (open.isEmpty()) {
+                throw TaskRefusal.conflict("no HikariCP pool has been built in this application yet");
+            }
+            throw TaskRefusal.badRequest("this application has several pools (" + names + "); name one with "
+                + "pool=<name>");
+        }
+        return open.stream()
+            .filter(pool -> pool.getPoolName().equals(wanted.get()))
+            .findFirst()
+            .orElseThrow(() -> TaskRefusal.badRequest("no pool named '" + wanted.get() + "'; the pools are: "
+                + (names.isEmpty() ? "none yet" : names)));
+    }
+
+    /**
+     * @return the parameter's only value, if it was given; a blank value counts as not given
+     * @throws TaskRefusal when the parameter was given more than once
+     */
+    protected static Optional<String> single(Map<String, List<String>> parameters, String name) {
+        List<String> values = parameters.getOrDefault(name, List.of());
+        if (values.size() > 1) {
+            throw TaskRefusal.badRequest(name + " was given " + values.size() + " times; give it once");
+        }
+        return values.stream().map(String::trim).filter(value -> !value.isEmpty()).findFirst();
+    }
+
+    /**
+     * @return HikariCP's data source of a pool that has started
+     * @throws TaskRefusal when the pool has not started yet or has been closed
+     */
+    protected final HikariDataSource started(ManagedHikariDataSource pool) {
+        if (!pool.isRunning()) {
+            throw TaskRefusal.conflict("pool " + pool.getPoolName() + " has not started yet (it starts on first "
+                + "use); " + getName() + " acts on a started pool");
+        }
+        try {
+            // the pool is running, so this does not start it
+            return pool.unwrap(HikariDataSource.class);
+        } catch (SQLException e) {
+            throw TaskRefusal.conflict("pool " + pool.getPoolName() + " is closed");
+        }
+    }
+
+    /**
+     * @return "running", or "suspended" for a started pool that {@code pool-suspend} has suspended
+     */
+    protected static String state(HikariDataSource running) {
+        if (running.isClosed()) {
+            return "closed";
+        }
+        // HikariCP answers false for a pool that is started but suspended
+        return running.isRunning() ? "running" : "suspended";
+    }
+}

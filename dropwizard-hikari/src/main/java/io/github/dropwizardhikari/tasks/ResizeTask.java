@@ -1,0 +1,81 @@
+package io.github.dropwizardhikari.tasks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code pool-resize?maxSize=&minSize=}: changes a running pool's size, with the rules the YAML settings follow
+ * ({@code maxSize} at least 1, {@code minSize} from 0 to {@code maxSize}). A value that breaks a rule is refused
+ * with the parameter's name and nothing changes. A smaller pool closes its surplus connections as they become
+ * idle; a larger one opens connections as borrowers need them, or up to {@code minSize} at once. The change
+ * lasts until the application restarts.
+ */
+public final class ResizeTask extends PoolTask {
+    public static final String NAME = "pool-resize";
+    static final String MAX_SIZE = "maxSize";
+    static final String MIN_SIZE = "minSize";
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(ResizeTask.class);
+
+    public ResizeTask(KnownPools pools) {
+        super(NAME, pools, MAX_SIZE, MIN_SIZE);
+    }
+
+    @Override
+    protected Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters) {
+        Optional<Integer> newMax = size(parameters, MAX_SIZE, 1);
+        Optional<Integer> newMin = size(parameters, MIN_SIZE, 0);
+        if (newMax.isEmpty() && newMin.isEmpty()) {
+            throw TaskRefusal.badRequest(NAME + " needs maxSize, minSize or both, for example "
+                + NAME + "?maxSize=20");
+        }
+        HikariDataSource running = started(pool);
+        int oldMax = running.getMaximumPoolSize();
+        int oldMin = running.getMinimumIdle();
+        int max = newMax.orElse(oldMax);
+        int min = newMin.orElse(oldMin);
+        if (min > max) {
+            String culprit = newMin.isPresent() ? MIN_SIZE : MAX_SIZE;
+            throw TaskRefusal.badRequest(culprit + ": minSize (" + min + ") must be less than or equal to maxSize ("
+                + max + ")" + (newMin.isEmpty() ? "; give minSize too" : newMax.isEmpty() ? "; give maxSize too"
+                : ""));
+        }
+        return output -> {
+            // in an order that never leaves minSize above maxSize, not even between the two calls
+            if (max >= oldMax) {
+                running.setMaximumPoolSize(max);
+                running.setMinimumIdle(min);
+            } else {
+                running.setMinimumIdle(min);
+                running.setMaximumPoolSize(max);
+            }
+            LOGGER.warn("Pool {}: resized on request: maxSize {} -> {}, minSize {} -> {} (until restart)",
+                pool.getPoolName(), oldMax, max, oldMin, min);
+            output.println("pool " + pool.getPoolName() + ": maxSize " + oldMax + " -> " + max + ", minSize "
+                + oldMin + " -> " + min + " (until the application restarts; the configuration is unchanged)");
+        };
+    }
+
+    private static Optional<Integer> size(Map<String, List<String>> parameters, String name, int floor) {
+        Optional<String> value = single(parameters, name);
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        int size;
+        try {
+            size = Integer.parseInt(value.get());
+        } catch (NumberFormatException e) {
+            throw TaskRefusal.badRequest(name + " must be a whole number; got '" + value.get() + "'");
+        }
+        if (size < floor) {
+            throw TaskRefusal.badRequest(name + " must be at least " + floor + "; got " + size);
+        }
+        return Optional.of(size);
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.dropwizardhikari.tasks;
+
+/**
+ * Why an admin task did nothing, and the HTTP status that says so: 400 for a request the operator can correct,
+ * 409 for a pool whose state or configuration does not allow the task.
+ */
+public final class TaskRefusal extends RuntimeException {
+    public static final int BAD_REQUEST = 400;
+    public static final int CONFLICT = 409;
+
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+
+    TaskRefusal(int status, String message) {
+        super(message, null, false, false);
+        this.status = status;
+    }
+
+    static TaskRefusal badRequest(String message) {
+        return new TaskRefusal(BAD_REQUEST, message);
+    }
+
+    static TaskRefusal conflict(String message) {
+        return new TaskRefusal(CONFLICT, message);
+    }
+
+    public int getStatus() {
+        return status;
+    }
+}
