@@ -1,0 +1,94 @@
+package io.github.dropwizardhikari.metrics;
+
+import com.codahale.metrics.Counting;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Metric;
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariPoolMXBean;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The gauges Dropwizard's Tomcat-based {@code ManagedPooledDataSource} registers for a pool, under the same names
+ * and value types, fed from the HikariCP pool, so that dashboards and alerts built on them keep working after the
+ * move.
+ *
+ * <p>Names are {@code io.dropwizard.db.ManagedPooledDataSource.<pool>.<gauge>}. The four state gauges come from
+ * HikariCP's pool bean; the counts from HikariCP's own metrics of the same pool
+ * ({@code <pool>.pool.ConnectionCreation}, {@code Wait} and {@code Usage}). Tomcat counts three events HikariCP
+ * never has: it does not reconnect a connection in place, reclaim abandoned connections, or tell an idle
+ * connection's retirement from any other; those gauges stay 0.</p>
+ */
+public final class TomcatMetricNames {
+    /** The class whose name Dropwizard's Tomcat pool uses as the prefix of its gauges. */
+    public static final String PREFIX = "io.dropwizard.db.ManagedPooledDataSource";
+
+    private final MetricRegistry registry;
+    private final List<String> registered = new ArrayList<>();
+
+    private TomcatMetricNames(MetricRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * Registers the gauges of one pool.
+     *
+     * @param registry the registry HikariCP reports the pool's own metrics to
+     * @param poolName the pool's name
+     * @param pool     the started pool's bean
+     * @return what to {@link #remove()} when the pool stops
+     */
+    public static TomcatMetricNames register(MetricRegistry registry, String poolName, HikariPoolMXBean pool) {
+        requireNonNull(pool, "pool");
+        String hikari = MetricRegistry.name(poolName, "pool");
+        Map<String, Gauge<?>> gauges = new LinkedHashMap<>();
+        gauges.put("active", (Gauge<Integer>) pool::getActiveConnections);
+        gauges.put("idle", (Gauge<Integer>) pool::getIdleConnections);
+        gauges.put("waiting", (Gauge<Integer>) pool::getThreadsAwaitingConnection);
+        gauges.put("size", (Gauge<Integer>) pool::getTotalConnections);
+        gauges.put("created", (Gauge<Long>) () -> count(registry, hikari + ".ConnectionCreation"));
+        gauges.put("borrowed", (Gauge<Long>) () -> count(registry, hikari + ".Wait"));
+        gauges.put("reconnected", (Gauge<Long>) () -> 0L);
+        // every connection created and no longer in the pool has been closed
+        gauges.put("released", (Gauge<Long>) () -> Math.max(0L,
+            count(registry, hikari + ".ConnectionCreation") - pool.getTotalConnections()));
+        gauges.put("releasedIdle", (Gauge<Long>) () -> 0L);
+        gauges.put("returned", (Gauge<Long>) () -> count(registry, hikari + ".Usage"));
+        gauges.put("removeAbandoned", (Gauge<Long>) () -> 0L);
+
+        TomcatMetricNames names = new TomcatMetricNames(registry);
+        try {
+            gauges.forEach((gauge, metric) -> {
+                String name = MetricRegistry.name(PREFIX, poolName, gauge);
+                registry.register(name, metric);
+                names.registered.add(name);
+            });
+        } catch (IllegalArgumentException e) {
+            names.remove();
+            throw new IllegalStateException("a pool named '" + poolName + "' already has Tomcat-named gauges in this "
+                + "MetricRegistry (tomcatMetricNames): give each pool its own name", e);
+        }
+        return names;
+    }
+
+    private static long count(MetricRegistry registry, String name) {
+        Metric metric = registry.getMetrics().get(name);
+        return metric instanceof Counting ? ((Counting) metric).getCount() : 0L;
+    }
+
+    /** @return the names registered */
+    public List<String> names() {
+        return List.copyOf(registered);
+    }
+
+    /** Removes the gauges; safe to call more than once. */
+    public synchronized void remove() {
+        registered.forEach(registry::remove);
+        registered.clear();
+    }
+}
