@@ -1,0 +1,55 @@
+package io.github.dropwizardhikari.credentials;
+
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import org.jspecify.annotations.Nullable;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/** Checks {@link ReadableFile}: says which file, and why it cannot be used. Never reads the file's content. */
+public final class ReadableFileValidator implements ConstraintValidator<ReadableFile, String> {
+    @Override
+    public boolean isValid(@Nullable String value, ConstraintValidatorContext context) {
+        if (value == null) {
+            return true;
+        }
+        String problem = problem(value);
+        if (problem == null) {
+            return true;
+        }
+        context.disableDefaultConstraintViolation();
+        context.buildConstraintViolationWithTemplate(escape("must name a readable file: " + problem))
+            .addConstraintViolation();
+        return false;
+    }
+
+    @Nullable
+    static String problem(String value) {
+        if (value.isBlank()) {
+            return "the path is empty";
+        }
+        Path path;
+        try {
+            path = Path.of(value);
+        } catch (InvalidPathException e) {
+            return value + " is not a valid path (" + e.getReason() + ")";
+        }
+        if (!Files.exists(path)) {
+            return value + " does not exist";
+        }
+        if (!Files.isRegularFile(path)) {
+            return value + " is not a regular file";
+        }
+        if (!Files.isReadable(path)) {
+            return value + " is not readable by this process";
+        }
+        return null;
+    }
+
+    // message templates give {, }, $ and \ a meaning; a path may hold any of them
+    private static String escape(String message) {
+        return message.replaceAll("([\\\\{}$])", "\\\\$1");
+    }
+}

@@ -1,0 +1,131 @@
+package io.github.dropwizardhikari.credentials;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.zaxxer.hikari.util.Credentials;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.BaseValidator;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FileCredentialsProviderTest {
+    private static final String SECRET = "s3cr3t-Rotated";
+
+    @TempDir
+    Path directory;
+
+    private final Validator validator = BaseValidator.newValidator();
+
+    @Test
+    void readsTheFilesAtEachCallAndDropsTrailingLineBreaks() throws Exception {
+        Path user = Files.writeString(directory.resolve("username"), "app\n");
+        Path password = Files.writeString(directory.resolve("password"), "first secret\r\n");
+        FileCredentialsProvider provider = new FileCredentialsProvider(user, null, password, null);
+
+        Credentials first = provider.getCredentials();
+        Files.writeString(password, SECRET);
+        Credentials second = provider.getCredentials();
+
+        assertThat(first.getUsername()).isEqualTo("app");
+        assertThat(first.getPassword()).isEqualTo("first secret");
+        assertThat(second.getPassword()).isEqualTo(SECRET);
+    }
+
+    @Test
+    void takesTheSettingWhereThereIsNoFile() throws Exception {
+        Path password = Files.writeString(directory.resolve("password"), SECRET);
+
+        Credentials credentials = new FileCredentialsProvider(null, "app", password, "ignored").getCredentials();
+
+        assertThat(credentials.getUsername()).isEqualTo("app");
+        assertThat(credentials.getPassword()).isEqualTo(SECRET);
+    }
+
+    @Test
+    void aMissingFileNamesTheFileAndNeverPrintsASecret() throws Exception {
+        Path user = Files.writeString(directory.resolve("username"), SECRET);
+        Path password = directory.resolve("gone");
+        FileCredentialsProvider provider = new FileCredentialsProvider(user, null, password, null);
+
+        assertThatThrownBy(provider::getCredentials)
+            .isInstanceOf(UncheckedIOException.class)
+            .hasMessageContaining("cannot read the password file " + password)
+            .hasMessageNotContaining(SECRET);
+        assertThat(provider.toString()).contains(user.toString(), password.toString()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void validationNamesTheFieldOfAnUnreadableFile() throws Exception {
+        CredentialsFactory factory = new CredentialsFactory();
+        factory.setUserFile(directory.resolve("missing{user}").toString());
+        factory.setPasswordFile(directory.toString());
+
+        Set<String> violations = validator.validate(factory).stream()
+            .map(violation -> violation.getPropertyPath() + " " + violation.getMessage())
+            .collect(Collectors.toSet());
+
+        assertThat(violations).containsExactlyInAnyOrder(
+            "userFile must name a readable file: " + directory.resolve("missing{user}") + " does not exist",
+            "passwordFile must name a readable file: " + directory + " is not a regular file");
+    }
+
+    @Test
+    void validationNeedsAFile() {
+        Set<ConstraintViolation<CredentialsFactory>> violations = validator.validate(new CredentialsFactory());
+
+        assertThat(violations).extracting(ConstraintViolation::getMessage)
+            .containsExactly("needs userFile, passwordFile or both");
+    }
+
+    @Test
+    void readableFilesPass() throws Exception {
+        CredentialsFactory factory = new CredentialsFactory();
+        factory.setPasswordFile(Files.writeString(directory.resolve("password"), SECRET).toString());
+
+        assertThat(validator.validate(factory)).isEmpty();
+        assertThat(factory.build("app", null).getCredentials().getPassword()).isEqualTo(SECRET);
+    }
+
+    @Test
+    void warnsWhenConnectionsMayOutliveTheCredential() {
+        Logger logger = (Logger) LoggerFactory.getLogger(CredentialsFactory.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            CredentialsFactory factory = new CredentialsFactory();
+            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(30)))
+                .as("no lifetime, no warning").isFalse();
+            factory.setLifetime(Duration.minutes(15));
+
+            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(10)))
+                .isFalse();
+            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(30)))
+                .isTrue();
+            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.seconds(0)))
+                .isTrue();
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+            "hikari.maxConnectionAge (30 minutes) is longer than hikari.credentials.lifetime (15 minutes): connections "
+                + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
+                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).",
+            "hikari.maxConnectionAge (no limit) is longer than hikari.credentials.lifetime (15 minutes): connections "
+                + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
+                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+    }
+}
