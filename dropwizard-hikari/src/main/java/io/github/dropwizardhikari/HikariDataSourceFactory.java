@@ -6,20 +6,31 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.zaxxer.hikari.HikariCredentialsProvider;
+import com.zaxxer.hikari.SQLExceptionOverride;
 import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
-import io.dropwizard.validation.ValidationMethod;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.AdmissionResizeWarning;
-import io.github.dropwizardhikari.config.binding.Origin;
 import io.github.dropwizardhikari.config.binding.OriginRecordingDeserializer;
-import io.github.dropwizardhikari.config.binding.Origins;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
+import io.github.dropwizardhikari.config.redaction.MaskedProperties;
+import io.github.dropwizardhikari.config.redaction.MaskedUrl;
 import io.github.dropwizardhikari.config.redaction.Redaction;
+import io.github.dropwizardhikari.config.rules.CrossFieldRules;
+import io.github.dropwizardhikari.config.rules.HikariFloor;
+import io.github.dropwizardhikari.config.rules.HikariFloors;
+import io.github.dropwizardhikari.config.rules.LoadableClass;
+import io.github.dropwizardhikari.config.rules.LoggedOnce;
+import io.github.dropwizardhikari.config.rules.RuleCheck;
+import io.github.dropwizardhikari.config.rules.SettingsCheck;
+import io.github.dropwizardhikari.config.rules.SettingsValidator;
+import io.github.dropwizardhikari.config.rules.ValidSettings;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
@@ -31,6 +42,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Driver;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -40,6 +52,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
 
 import static java.util.Objects.requireNonNull;
 
@@ -126,7 +141,8 @@ import static java.util.Objects.requireNonNull;
  * reference.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
-public class HikariDataSourceFactory implements PooledDataSourceFactory {
+@ValidSettings
+public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFieldRules {
     static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
         "expected99thPercentileMs");
 
@@ -138,15 +154,18 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
 
     @JsonProperty
     @JsonAlias("jdbcUrl")
+    @JsonSerialize(using = MaskedUrl.class)
     @Nullable
     private String url;
 
     @JsonProperty
+    @LoadableClass(DataSource.class)
     @Nullable
     private String dataSourceClassName;
 
     @JsonProperty
     @JsonAlias("driverClassName")
+    @LoadableClass(Driver.class)
     @Nullable
     private String driverClass;
 
@@ -161,6 +180,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
 
     @JsonProperty
     @JsonAlias("dataSourceProperties")
+    @JsonSerialize(using = MaskedProperties.class)
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
@@ -183,25 +203,33 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonProperty
     @JsonAlias("connectionTimeout")
     @NotNull
-    @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
+    @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP waits at least that long for a connection")
     private Duration maxWaitForConnection = Duration.seconds(30);
 
     @JsonProperty
     @JsonAlias("idleTimeout")
     @NotNull
+    @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
+        why = "HikariCP retires idle connections no sooner than that")
     private Duration minIdleTime = Duration.minutes(10);
 
     @JsonProperty
     @JsonAlias("maxLifetime")
     @NotNull
+    @HikariFloor(millis = HikariFloors.MAX_LIFETIME_MS, zeroMeans = "no limit",
+        why = "HikariCP retires connections no sooner than that")
     private Duration maxConnectionAge = Duration.minutes(30);
 
     @JsonProperty
     @NotNull
+    @HikariFloor(millis = HikariFloors.KEEPALIVE_MS, zeroMeans = "off",
+        why = "HikariCP tests idle connections no more often than that")
     private Duration keepaliveTime = Duration.minutes(2);
 
     @JsonProperty
     @NotNull
+    @HikariFloor(millis = HikariFloors.LEAK_DETECTION_MS, zeroMeans = "off",
+        why = "HikariCP reports leaks held at least that long")
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
     // ---- connection tests
@@ -215,7 +243,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonProperty
     @JsonAlias("validationTimeout")
     @Nullable
-    @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
+    @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP gives a connection test at least that long")
     private Duration validationQueryTimeout;
 
     @JsonProperty
@@ -266,10 +294,12 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     private boolean registerMbeans = false;
 
     @JsonProperty
+    @LoadableClass(SQLExceptionOverride.class)
     @Nullable
     private String exceptionOverrideClassName;
 
     @JsonProperty
+    @LoadableClass(HikariCredentialsProvider.class)
     @Nullable
     private String credentialsProviderClassName;
 
@@ -372,8 +402,12 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @Nullable
     private Integer poolSizedAdmissionLimit;
 
+    // whether maxSize and keepaliveTime were set, so that a rule can tell them from their defaults
     @JsonIgnore
-    private boolean tomcatWarningsLogged = false;
+    private boolean maxSizeSet = false;
+
+    @JsonIgnore
+    private boolean keepaliveTimeSet = false;
 
     // ---- where connections come from
 
@@ -471,6 +505,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonProperty
     public void setMaxSize(int maxSize) {
         this.maxSize = maxSize;
+        this.maxSizeSet = true;
     }
 
     // ---- timeouts and lifetimes
@@ -516,6 +551,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @JsonProperty
     public void setKeepaliveTime(Duration keepaliveTime) {
         this.keepaliveTime = keepaliveTime;
+        this.keepaliveTimeSet = true;
     }
 
     @JsonProperty
@@ -1007,29 +1043,124 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         initialSize = 1;
     }
 
-    // ---- rules that involve more than one field
+    // ---- rules that involve more than one field (rules on one field sit on the field)
 
-    @JsonIgnore
-    @ValidationMethod(message = "exactly one of url (jdbcUrl) and dataSourceClassName must be set")
-    public boolean isConnectionSourceValid() {
-        return isSet(url) != isSet(dataSourceClassName);
+    /**
+     * Checks the rules that involve more than one field. Each value HikariCP cannot honour exactly is replaced
+     * with the nearest safe one and reported; what Dropwizard refuses, and HikariCP-only settings out of range,
+     * are errors. {@link ValidSettings} runs it when the configuration is validated; {@link #build} runs it again.
+     */
+    @Override
+    public void checkCrossFieldRules(RuleCheck check) {
+        warnAboutTomcatOnlySettingsOnce(check);
+        if (isSet(url) == isSet(dataSourceClassName)) {
+            check.error("url", isSet(url) ? "must not be set together with dataSourceClassName"
+                : "must be set (or dataSourceClassName instead)");
+        }
+        if (isSet(driverClass) && isSet(dataSourceClassName)) {
+            check.error("driverClass", "must not be set together with dataSourceClassName");
+        }
+        checkSizes(check);
+        checkLifetimes(check);
+        if (validationQueryTimeout != null && longerThan(validationQueryTimeout, maxWaitForConnection)) {
+            String why = "a connection test must fit in maxWaitForConnection (" + maxWaitForConnection
+                + "), or a borrow could wait longer than that";
+            if (check.underHikariName("validationQueryTimeout")) {
+                check.error("validationQueryTimeout", "must not be longer than maxWaitForConnection: " + why);
+            } else {
+                validationQueryTimeout = check.adjusted("validationQueryTimeout", validationQueryTimeout,
+                    maxWaitForConnection, why);
+            }
+        }
+        if (!isHealthCheckPropertiesValid()) {
+            check.error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and "
+                + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)");
+        }
     }
 
-    @JsonIgnore
-    @ValidationMethod(message = "driverClass must not be set together with dataSourceClassName "
-        + "(HikariCP would ignore it)")
-    public boolean isDriverClassValid() {
-        return !(isSet(driverClass) && isSet(dataSourceClassName));
+    /**
+     * Dropwizard's size rules apply to the sizes the block gives. The defaults differ from Dropwizard's: when
+     * {@code maxSize} is not given, it grows to a larger {@code minSize} or {@code initialSize}.
+     */
+    private void checkSizes(RuleCheck check) {
+        if (!isInitialSizeGreaterThanMinSize()) {
+            check.error("initialSize", "must be greater than or equal to minSize");
+        }
+        int largest = Math.max(minSize == null ? 0 : minSize, initialSize == null ? 0 : initialSize);
+        if (largest <= maxSize) {
+            return;
+        }
+        if (maxSizeSet) {
+            if (!isMinSizeLessThanMaxSize()) {
+                check.error("minSize", "must be less than or equal to maxSize");
+            }
+            if (!isInitialSizeLessThanMaxSize()) {
+                check.error("initialSize", "must be less than or equal to maxSize");
+            }
+        } else {
+            String given = minSize != null && minSize == largest ? "minSize" : "initialSize";
+            maxSize = check.adjusted("maxSize", maxSize + " (default)", largest,
+                given + " is " + largest + " and the pool must be able to hold that many connections");
+        }
     }
 
+    /**
+     * HikariCP's rules between the lifetime and the other timers; {@code maxConnectionAge} has been raised to its
+     * floor already.
+     */
+    private void checkLifetimes(RuleCheck check) {
+        long maxAge = maxConnectionAge.toMilliseconds();
+        if (maxAge == 0) {
+            return;
+        }
+        long idle = minIdleTime.toMilliseconds();
+        if (idle != 0 && idle + HikariFloors.IDLE_BELOW_LIFETIME_MS > maxAge) {
+            String why = "HikariCP needs it at least " + HikariFloors.readable(HikariFloors.IDLE_BELOW_LIFETIME_MS)
+                + " below maxConnectionAge (" + maxConnectionAge + ") and would otherwise never retire idle "
+                + "connections";
+            if (check.underHikariName("minIdleTime")) {
+                check.error("minIdleTime", "is too close to maxConnectionAge: " + why);
+            } else {
+                minIdleTime = check.adjusted("minIdleTime", minIdleTime,
+                    HikariFloors.readable(maxAge - HikariFloors.IDLE_BELOW_LIFETIME_MS), why);
+            }
+        }
+        long keepalive = keepaliveTime.toMilliseconds();
+        if (keepalive != 0 && keepalive >= maxAge) {
+            String why = "HikariCP tests idle connections only more often than maxConnectionAge ("
+                + maxConnectionAge + "), which replaces them anyway";
+            if (keepaliveTimeSet) {
+                check.error("keepaliveTime", "must be less than maxConnectionAge: " + why);
+            } else {
+                keepaliveTime = check.adjusted("keepaliveTime", keepaliveTime + " (default)",
+                    Duration.seconds(0), why);
+            }
+        }
+        long leak = leakDetectionThreshold.toMilliseconds();
+        if (leak > maxAge) {
+            check.error("leakDetectionThreshold", "must not be longer than maxConnectionAge (" + maxConnectionAge
+                + "): HikariCP would never report a leak");
+        }
+    }
+
+    private void warnAboutTomcatOnlySettingsOnce(RuleCheck check) {
+        for (String key : getTomcatOnlySettings()) {
+            if (LoggedOnce.firstTime(this, "tomcat:" + key)) {
+                LOGGER.warn(TOMCAT_ONLY.warning(check.origin().pathOf(key), key));
+            }
+        }
+    }
+
+    /**
+     * Dropwizard's rule, on the sizes given: {@code minSize} is at most {@code maxSize}.
+     */
     @JsonIgnore
-    @ValidationMethod(message = "minSize must be less than or equal to maxSize")
     public boolean isMinSizeLessThanMaxSize() {
         return minSize == null || minSize <= maxSize;
     }
 
     /**
-     * Dropwizard's rule, on the values set: {@code initialSize} is at most {@code maxSize}.
+     * Dropwizard's rule, on the sizes given: {@code initialSize} is at most {@code maxSize}.
      */
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
@@ -1037,67 +1168,14 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     }
 
     /**
-     * Dropwizard's rule, on the values set: {@code initialSize} is at least {@code minSize}.
+     * Dropwizard's rule, on the sizes given: {@code initialSize} is at least {@code minSize}.
      */
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
         return initialSize == null || minSize == null || minSize <= initialSize;
     }
 
-    @JsonIgnore
-    @ValidationMethod(message = "maxConnectionAge must be 0 (no limit) or at least 30 seconds")
-    public boolean isMaxConnectionAgeValid() {
-        return isZeroOrAtLeast(maxConnectionAge, Duration.seconds(30));
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "minIdleTime must be 0 (never retire idle connections) or at least 10 seconds")
-    public boolean isMinIdleTimeValid() {
-        return isZeroOrAtLeast(minIdleTime, Duration.seconds(10));
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "minIdleTime must be at least 1 second less than maxConnectionAge")
-    public boolean isMinIdleTimeBelowMaxConnectionAge() {
-        long maxAge = maxConnectionAge.toMilliseconds();
-        long idle = minIdleTime.toMilliseconds();
-        return maxAge == 0 || idle == 0 || idle + TimeUnit.SECONDS.toMillis(1) <= maxAge;
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "keepaliveTime must be 0 (off) or at least 30 seconds")
-    public boolean isKeepaliveTimeValid() {
-        return isZeroOrAtLeast(keepaliveTime, Duration.seconds(30));
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "keepaliveTime must be less than maxConnectionAge")
-    public boolean isKeepaliveTimeBelowMaxConnectionAge() {
-        return isBelowMaxConnectionAge(keepaliveTime);
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "leakDetectionThreshold must be 0 (off) or at least 2 seconds")
-    public boolean isLeakDetectionThresholdValid() {
-        return isZeroOrAtLeast(leakDetectionThreshold, Duration.seconds(2));
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "leakDetectionThreshold must be less than maxConnectionAge")
-    public boolean isLeakDetectionThresholdBelowMaxConnectionAge() {
-        return isBelowMaxConnectionAge(leakDetectionThreshold);
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "validationQueryTimeout must not be longer than maxWaitForConnection")
-    public boolean isValidationQueryTimeoutValid() {
-        return getEffectiveValidationQueryTimeout().toMilliseconds() <= maxWaitForConnection.toMilliseconds();
-    }
-
-    @JsonIgnore
-    @ValidationMethod(message = "healthCheckProperties accepts only connectivityCheckTimeoutMs and "
-        + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)")
-    public boolean isHealthCheckPropertiesValid() {
+    private boolean isHealthCheckPropertiesValid() {
         return healthCheckProperties.entrySet().stream().allMatch(entry ->
             HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()));
     }
@@ -1106,8 +1184,22 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
         if (validationQueryTimeout != null) {
             return validationQueryTimeout;
         }
-        return maxWaitForConnection.toMilliseconds() < DEFAULT_VALIDATION_TIMEOUT.toMilliseconds()
+        return longerThan(DEFAULT_VALIDATION_TIMEOUT, maxWaitForConnection)
             ? maxWaitForConnection : DEFAULT_VALIDATION_TIMEOUT;
+    }
+
+    /**
+     * Runs the rules again (a factory may have been changed since it was validated, or built without
+     * validation): adjusted values are applied and warned about once, errors are thrown.
+     */
+    private void applyRules() {
+        RuleCheck check = SettingsCheck.run(this);
+        SettingsValidator.warnOnce(this, check);
+        if (!check.errors().isEmpty()) {
+            throw new IllegalStateException("invalid HikariCP configuration: " + check.errors().stream()
+                .map(error -> check.origin().pathOf(error.field()) + " " + error.message())
+                .collect(Collectors.joining("; ")));
+        }
     }
 
     // ---- building the pool
@@ -1120,6 +1212,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
      * @return a configuration HikariCP accepts without adjusting any value
      */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
+        applyRules();
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
@@ -1170,7 +1263,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
-        logTomcatOnlySettingsOnce();
         HikariConfig config = toHikariConfig(metricRegistry, name);
         // Fail on a bad driver class or override class now, not on the first request.
         config.validate();
@@ -1178,17 +1270,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             ? newMaxSize -> { }
             : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
         return new ManagedHikariDataSource(config, healthCheckRegistry, onResize);
-    }
-
-    private synchronized void logTomcatOnlySettingsOnce() {
-        if (tomcatWarningsLogged) {
-            return;
-        }
-        tomcatWarningsLogged = true;
-        Origin origin = Origins.of(this);
-        for (String key : getTomcatOnlySettings()) {
-            LOGGER.warn(TOMCAT_ONLY.warning(origin.pathOf(key), key));
-        }
     }
 
     @Override
@@ -1215,15 +1296,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory {
             + '}';
     }
 
-    private boolean isBelowMaxConnectionAge(Duration value) {
-        long maxAge = maxConnectionAge.toMilliseconds();
-        long millis = value.toMilliseconds();
-        return maxAge == 0 || millis == 0 || millis < maxAge;
-    }
-
-    private static boolean isZeroOrAtLeast(Duration value, Duration floor) {
-        long millis = value.toMilliseconds();
-        return millis == 0 || millis >= floor.toMilliseconds();
+    private static boolean longerThan(Duration value, Duration other) {
+        return value.toNanoseconds() > other.toNanoseconds();
     }
 
     private static boolean isSet(@Nullable String value) {

@@ -165,7 +165,6 @@ class HikariDataSourceFactoryTest {
 
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(2));
         assertThat(factory.toHikariConfig(metrics, "short").getValidationTimeout()).isEqualTo(2_000);
-        assertThat(factory.isValidationQueryTimeoutValid()).isTrue();
     }
 
     @Test
@@ -192,16 +191,14 @@ class HikariDataSourceFactoryTest {
     }
 
     @Test
-    void tomcatOnlySettingsAreAcceptedAndWarnedAboutOnceEach() throws Exception {
-        HikariDataSourceFactory factory = FactoryFixtures.parse("tomcat_settings.yml");
-        assertThat(factory.getTomcatOnlySettings()).containsExactlyInAnyOrder("rollbackOnReturn", "useFairQueue",
-            "initialSize", "checkConnectionOnBorrow", "jdbcInterceptors");
-
+    void tomcatOnlySettingsAreAcceptedAndWarnedAboutOnceEachAtValidation() throws Exception {
         Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         logger.addAppender(appender);
+        HikariDataSourceFactory factory;
         try {
+            factory = FactoryFixtures.parse("tomcat_settings.yml");
             ManagedDataSource first = factory.build(metrics, "tomcat-first");
             ManagedDataSource second = factory.build(metrics, "tomcat-second");
             first.stop();
@@ -210,18 +207,45 @@ class HikariDataSourceFactoryTest {
             logger.detachAppender(appender);
         }
 
+        assertThat(factory.getTomcatOnlySettings()).containsExactlyInAnyOrder("rollbackOnReturn", "useFairQueue",
+            "initialSize", "checkConnectionOnBorrow", "jdbcInterceptors");
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
-            "rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+            "hikari.rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP always rolls back uncommitted work when a connection is returned.",
-            "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+            "hikari.useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP hands connections to waiting threads directly; there is no queue to choose.",
-            "initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+            "hikari.initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP fills the pool up to minSize in the background.",
-            "checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+            "hikari.checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP validates a connection on borrow when it has been idle for more than 500 ms.",
-            "jdbcInterceptors: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+            "hikari.jdbcInterceptors: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP's proxies already reset connection state and close open statements on return.");
         assertThat(appender.list).allMatch(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN);
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void tomcatOnlySettersWarnLikeTheirKeys() {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:tomcat-java");
+        factory.setUseFairQueue(false);
+        factory.setValidationInterval(Duration.seconds(1));
+        Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            factory.toHikariConfig(metrics, "tomcat-java");
+            factory.toHikariConfig(metrics, "tomcat-java-again");
+        } finally {
+            logger.detachAppender(appender);
+        }
+
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
+            "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP hands connections to waiting threads directly; there is no queue to choose.",
+            "validationInterval: ignoring this Tomcat pool setting: HikariCP has no such setting; "
+                + "HikariCP skips validation for connections used within the last 500 ms.");
     }
 
     @Test
@@ -257,11 +281,22 @@ class HikariDataSourceFactoryTest {
     }
 
     @Test
-    void passwordIsNeverSerialized() throws Exception {
+    void jsonCarriesNoSecretWhileJavaGettersKeepTheRealValues() throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        factory.setUrl("jdbc:postgresql://app:userinfo-secret@db/app?password=url-secret&ssl=true");
+        factory.setProperties(Map.of("sslpassword", "property-secret", "apiToken", "token-secret",
+            "options", "jdbc:other://db?pwd=nested-secret", "sslmode", "require"));
 
         String json = io.dropwizard.jackson.Jackson.newObjectMapper().writeValueAsString(factory);
 
-        assertThat(json).doesNotContain("s3cret-full").contains("\"user\":\"sa\"");
+        assertThat(json).doesNotContain("s3cret-full", "userinfo-secret", "url-secret", "property-secret",
+            "token-secret", "nested-secret")
+            .contains("\"user\":\"sa\"", "ssl=true", "\"sslmode\":\"require\"", "<masked>")
+            .doesNotContain("\"password\"");
+        assertThat(factory.getPassword()).isEqualTo("s3cret-full");
+        assertThat(factory.getUrl()).contains("url-secret");
+        assertThat(factory.getProperties()).containsEntry("sslpassword", "property-secret");
+        assertThat(factory.toString()).doesNotContain("userinfo-secret", "url-secret", "property-secret",
+            "token-secret", "nested-secret");
     }
 }

@@ -6,31 +6,40 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** One fixture per rule: each is refused at startup with a message that names the field. */
+/** One fixture per rule: each is refused at validation with a message that names the field's full path. */
 class InvalidConfigurationTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "invalid_no_url.yml                                    | exactly one of url (jdbcUrl) and dataSourceClassName must be set",
-        "invalid_url_and_data_source.yml                       | exactly one of url (jdbcUrl) and dataSourceClassName must be set",
-        "invalid_driver_with_data_source.yml                   | driverClass must not be set together with dataSourceClassName",
-        "invalid_min_size_above_max.yml                        | minSize must be less than or equal to maxSize",
-        "invalid_max_size_zero.yml                             | maxSize must be greater than or equal to 1",
-        "invalid_min_size_negative.yml                         | minSize must be greater than or equal to 0",
-        "invalid_connection_timeout_floor.yml                  | maxWaitForConnection must be greater than or equal to 250 MILLISECONDS",
-        "invalid_validation_timeout_floor.yml                  | validationQueryTimeout must be greater than or equal to 250 MILLISECONDS",
-        "invalid_validation_timeout_above_connection_timeout.yml | validationQueryTimeout must not be longer than maxWaitForConnection",
-        "invalid_idle_timeout_floor.yml                        | minIdleTime must be 0 (never retire idle connections) or at least 10 seconds",
-        "invalid_idle_timeout_near_max_lifetime.yml            | minIdleTime must be at least 1 second less than maxConnectionAge",
-        "invalid_max_lifetime_floor.yml                        | maxConnectionAge must be 0 (no limit) or at least 30 seconds",
-        "invalid_keepalive_floor.yml                           | keepaliveTime must be 0 (off) or at least 30 seconds",
-        "invalid_keepalive_not_below_max_lifetime.yml          | keepaliveTime must be less than maxConnectionAge",
-        "invalid_leak_threshold_floor.yml                      | leakDetectionThreshold must be 0 (off) or at least 2 seconds",
-        "invalid_leak_threshold_not_below_max_lifetime.yml     | leakDetectionThreshold must be less than maxConnectionAge",
-        "invalid_health_check_properties.yml                   | healthCheckProperties accepts only connectivityCheckTimeoutMs and expected99thPercentileMs",
-        "invalid_unknown_field.yml                             | maxPoolSizee",
-        "invalid_transaction_isolation.yml                     | defaultTransactionIsolation",
-        "invalid_admission_limit.yml                           | admission.maxConcurrentRequests must be greater than or equal to 1",
-        "invalid_admission_paths.yml                           | admission.paths must not be empty",
+        "invalid_no_url.yml                          | hikari.url must be set (or dataSourceClassName instead)",
+        "invalid_url_and_data_source.yml             | hikari.url must not be set together with dataSourceClassName",
+        "invalid_driver_with_data_source.yml         | hikari.driverClass must not be set together with dataSourceClassName",
+        "invalid_min_size_above_max.yml              | hikari.minSize must be less than or equal to maxSize",
+        "invalid_initial_size_above_max.yml          | hikari.initialSize must be less than or equal to maxSize",
+        "invalid_initial_size_below_min.yml          | hikari.initialSize must be greater than or equal to minSize",
+        "invalid_max_size_zero.yml                   | hikari.maxSize must be greater than or equal to 1",
+        "invalid_min_size_negative.yml               | hikari.minSize must be greater than or equal to 0",
+        "invalid_max_wait_zero.yml                   | hikari.maxWaitForConnection must be greater than 0 MILLISECONDS",
+        "invalid_min_idle_time_zero.yml              | hikari.minIdleTime must be greater than 0 MILLISECONDS",
+        "invalid_connection_timeout_alias_floor.yml  | hikari.connectionTimeout must be at least 250 milliseconds",
+        "invalid_validation_timeout_alias_above_connection_timeout.yml | hikari.validationTimeout must not be longer than maxWaitForConnection",
+        "invalid_idle_timeout_alias_near_max_lifetime.yml | hikari.idleTimeout is too close to maxConnectionAge",
+        "invalid_max_lifetime_alias_floor.yml        | hikari.maxLifetime must be 0 (no limit) or at least 30 seconds",
+        "invalid_keepalive_floor.yml                 | hikari.keepaliveTime must be 0 (off) or at least 30 seconds",
+        "invalid_keepalive_not_below_max_lifetime.yml | hikari.keepaliveTime must be less than maxConnectionAge",
+        "invalid_leak_threshold_floor.yml            | hikari.leakDetectionThreshold must be 0 (off) or at least 2 seconds",
+        "invalid_leak_threshold_not_below_max_lifetime.yml | hikari.leakDetectionThreshold must not be longer than maxConnectionAge",
+        "invalid_two_names.yml                       | hikari.maxSize is given twice, as maxSize and as maximumPoolSize",
+        "invalid_driver_not_found.yml                | hikari.driverClass cannot be loaded: class com.example.NoSuchDriver is not on the class path",
+        "invalid_data_source_not_a_data_source.yml   | hikari.dataSourceClassName cannot be used: java.lang.String is not a javax.sql.DataSource",
+        "invalid_exception_override_not_found.yml    | hikari.exceptionOverrideClassName cannot be loaded: class com.example.NoSuchOverride",
+        "invalid_credentials_provider_not_found.yml  | hikari.credentialsProviderClassName cannot be loaded: class com.example.NoSuchProvider",
+        "invalid_health_check_properties.yml         | hikari.healthCheckProperties accepts only connectivityCheckTimeoutMs and expected99thPercentileMs",
+        "invalid_abandon_percentage.yml              | hikari.abandonWhenPercentageFull must be less than or equal to 100",
+        "invalid_validation_interval.yml             | hikari.validationInterval must be greater than or equal to 50 MILLISECONDS",
+        "invalid_unknown_field.yml                   | hikari.maxPoolSizee",
+        "invalid_transaction_isolation.yml           | hikari.defaultTransactionIsolation",
+        "invalid_admission_limit.yml                 | hikari.admission.maxConcurrentRequests must be greater than or equal to 1",
+        "invalid_admission_paths.yml                 | hikari.admission.paths must not be empty",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> FactoryFixtures.parse(fixture))

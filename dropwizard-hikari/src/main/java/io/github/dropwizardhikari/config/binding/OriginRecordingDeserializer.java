@@ -46,7 +46,8 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
     @Override
     public JsonDeserializer<?> createContextual(DeserializationContext ctxt, @Nullable BeanProperty property)
         throws JsonMappingException {
-        JavaType type = property == null ? ctxt.getContextualType() : property.getType();
+        // the type being bound: for a block inside a map or list the property is the container, not the block
+        JavaType type = ctxt.getContextualType();
         if (type == null) {
             throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
         }

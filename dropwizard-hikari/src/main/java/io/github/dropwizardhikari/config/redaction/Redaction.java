@@ -35,7 +35,8 @@ public final class Redaction {
 
     public static Map<String, String> properties(Map<String, String> properties) {
         Map<String, String> masked = new LinkedHashMap<>();
-        properties.forEach((key, value) -> masked.put(key, isSecretKey(key) ? MASK : value));
+        // a value under an innocent key may still be a URL or connection string with a password in it
+        properties.forEach((key, value) -> masked.put(key, isSecretKey(key) ? MASK : url(value)));
         return masked;
     }
 

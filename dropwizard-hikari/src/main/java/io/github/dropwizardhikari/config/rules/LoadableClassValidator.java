@@ -1,0 +1,73 @@
+package io.github.dropwizardhikari.config.rules;
+
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import org.jspecify.annotations.Nullable;
+
+import java.lang.reflect.Modifier;
+import java.util.Optional;
+
+/**
+ * Validates a {@link LoadableClass} name the way HikariCP will load it: from the thread's context class loader,
+ * else from HikariCP's own. The class is not initialized here.
+ */
+public final class LoadableClassValidator implements ConstraintValidator<LoadableClass, String> {
+    private Class<?> type = Object.class;
+
+    @Override
+    public void initialize(LoadableClass annotation) {
+        this.type = annotation.value();
+    }
+
+    @Override
+    public boolean isValid(@Nullable String className, ConstraintValidatorContext context) {
+        if (className == null || className.isBlank()) {
+            return true;
+        }
+        Optional<String> problem = problem(className.trim());
+        if (problem.isEmpty()) {
+            return true;
+        }
+        context.disableDefaultConstraintViolation();
+        context.buildConstraintViolationWithTemplate(problem.get().replace("{", "\\{").replace("}", "\\}")
+            .replace("$", "\\$")).addConstraintViolation();
+        return false;
+    }
+
+    private Optional<String> problem(String className) {
+        Class<?> loaded = load(className);
+        if (loaded == null) {
+            return Optional.of("cannot be loaded: class " + className + " is not on the class path");
+        }
+        if (!type.isAssignableFrom(loaded)) {
+            return Optional.of("cannot be used: " + className + " is not a " + type.getName());
+        }
+        if (Modifier.isAbstract(loaded.getModifiers())) {
+            return Optional.of("cannot be used: " + className + " is abstract");
+        }
+        try {
+            if (!Modifier.isPublic(loaded.getDeclaredConstructor().getModifiers())) {
+                return Optional.of("cannot be used: the constructor of " + className + " is not public");
+            }
+        } catch (NoSuchMethodException e) {
+            return Optional.of("cannot be used: " + className + " has no constructor without arguments");
+        }
+        return Optional.empty();
+    }
+
+    @Nullable
+    private static Class<?> load(String className) {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        for (ClassLoader loader : new ClassLoader[] {context, com.zaxxer.hikari.HikariConfig.class.getClassLoader()}) {
+            if (loader == null) {
+                continue;
+            }
+            try {
+                return Class.forName(className, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                // try the next loader
+            }
+        }
+        return null;
+    }
+}

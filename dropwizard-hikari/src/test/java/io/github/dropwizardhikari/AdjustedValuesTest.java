@@ -1,0 +1,150 @@
+package io.github.dropwizardhikari;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import io.dropwizard.jersey.validation.Validators;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Validator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Values Dropwizard accepts but HikariCP cannot honour exactly: each is accepted, replaced with the nearest safe
+ * value, and warned about once at validation, with its full path, the value asked, the value used and why.
+ */
+class AdjustedValuesTest {
+    private final Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final MetricRegistry metrics = new MetricRegistry();
+
+    @BeforeEach
+    void captureWarnings() {
+        appender.start();
+        logger.addAppender(appender);
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        logger.detachAppender(appender);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "adjusted_connection_timeout_floor.yml  | hikari.maxWaitForConnection is 100 milliseconds; using 250 milliseconds instead: HikariCP waits at least that long",
+        "adjusted_validation_timeout_floor.yml  | hikari.validationQueryTimeout is 200 milliseconds; using 250 milliseconds instead: HikariCP gives a connection test at least that long",
+        "adjusted_validation_timeout_above_connection_timeout.yml | hikari.validationQueryTimeout is 2 seconds; using 1 second instead: a connection test must fit in maxWaitForConnection (1 second)",
+        "adjusted_idle_timeout_floor.yml        | hikari.minIdleTime is 5 seconds; using 10 seconds instead: HikariCP retires idle connections no sooner than that",
+        "adjusted_idle_timeout_near_max_lifetime.yml | hikari.minIdleTime is 30 minutes; using 1799 seconds instead: HikariCP needs it at least 1 second below maxConnectionAge (30 minutes)",
+        "adjusted_max_lifetime_floor.yml        | hikari.maxConnectionAge is 20 seconds; using 30 seconds instead: HikariCP retires connections no sooner than that",
+        "adjusted_max_size_from_min_size.yml    | hikari.maxSize is 10 (default); using 15 instead: minSize is 15",
+        "adjusted_max_size_from_initial_size.yml | hikari.maxSize is 10 (default); using 20 instead: initialSize is 20",
+    })
+    void isAcceptedAdjustedAndWarnedAboutOnce(String fixture, String warning) throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse(fixture);
+        // validated again, as Dropwizard's server command and a test may both do: still one warning
+        Validator validator = Validators.newValidator();
+        assertThat(validator.validate(factory)).isEmpty();
+
+        List<String> adjusted = adjustmentWarnings();
+        assertThat(adjusted).filteredOn(message -> message.startsWith(warning)).hasSize(1);
+        assertThat(adjusted).extracting(message -> message.substring(0, message.indexOf(' ')))
+            .doesNotHaveDuplicates();
+
+        HikariConfig config = factory.toHikariConfig(metrics, "adjusted");
+        assertHikariChangesNothing(config);
+        assertThat(adjustmentWarnings()).isEqualTo(adjusted);
+        servesSelectOne(factory);
+    }
+
+    @Test
+    void aShortLifetimeAdjustsTheTimersThatDefaultAboveIt() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("adjusted_lifetime_below_defaults.yml");
+
+        assertThat(adjustmentWarnings()).containsExactlyInAnyOrder(
+            "hikari.minIdleTime is 10 minutes; using 59 seconds instead: HikariCP needs it at least "
+                + "1 second below maxConnectionAge (1 minute) and would otherwise never retire idle "
+                + "connections",
+            "hikari.keepaliveTime is 2 minutes (default); using 0 seconds instead: HikariCP tests idle "
+                + "connections only more often than maxConnectionAge (1 minute), which replaces them anyway");
+        assertThat(factory.getMinIdleTime()).isEqualTo(Duration.seconds(59));
+        assertThat(factory.getKeepaliveTime()).isEqualTo(Duration.seconds(0));
+        assertHikariChangesNothing(factory.toHikariConfig(metrics, "short-lifetime"));
+        servesSelectOne(factory);
+    }
+
+    @Test
+    void dropwizardsDocumentedBlockStarts() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("dropwizard_documented.yml");
+
+        assertThat(adjustmentWarnings()).containsExactly("hikari.validationQueryTimeout is 3 seconds; using 1 second "
+            + "instead: a connection test must fit in maxWaitForConnection (1 second), or a borrow could wait "
+            + "longer than that");
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(1));
+        assertThat(factory.getMinSize()).isEqualTo(8);
+        assertThat(factory.getMaxSize()).isEqualTo(32);
+        assertHikariChangesNothing(factory.toHikariConfig(metrics, "documented"));
+        servesSelectOne(factory);
+    }
+
+    @Test
+    void aValueSetInJavaAfterValidationIsAdjustedWhenThePoolIsBuilt() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
+        factory.setMaxConnectionAge(Duration.seconds(10));
+
+        HikariConfig config = factory.toHikariConfig(metrics, "java");
+
+        assertThat(config.getMaxLifetime()).isEqualTo(30_000);
+        assertThat(adjustmentWarnings()).anyMatch(message -> message.startsWith(
+            "hikari.maxConnectionAge is 10 seconds; using 30 seconds instead"));
+        assertHikariChangesNothing(config);
+    }
+
+    private List<String> adjustmentWarnings() {
+        return appender.list.stream()
+            .filter(event -> event.getLevel() == Level.WARN)
+            .map(ILoggingEvent::getFormattedMessage)
+            .filter(message -> message.contains("; using "))
+            .collect(Collectors.toList());
+    }
+
+    private static void assertHikariChangesNothing(HikariConfig config) {
+        HikariConfig validated = new HikariConfig();
+        config.copyStateTo(validated);
+        validated.validate();
+
+        assertThat(validated.getConnectionTimeout()).isEqualTo(config.getConnectionTimeout());
+        assertThat(validated.getValidationTimeout()).isEqualTo(config.getValidationTimeout());
+        assertThat(validated.getIdleTimeout()).isEqualTo(config.getIdleTimeout());
+        assertThat(validated.getMaxLifetime()).isEqualTo(config.getMaxLifetime());
+        assertThat(validated.getKeepaliveTime()).isEqualTo(config.getKeepaliveTime());
+        assertThat(validated.getLeakDetectionThreshold()).isEqualTo(config.getLeakDetectionThreshold());
+        assertThat(validated.getMinimumIdle()).isEqualTo(config.getMinimumIdle());
+        assertThat(validated.getMaximumPoolSize()).isEqualTo(config.getMaximumPoolSize());
+    }
+
+    private void servesSelectOne(HikariDataSourceFactory factory) throws Exception {
+        var dataSource = factory.build(new MetricRegistry(), "adjusted-pool");
+        try (Connection connection = dataSource.getConnection();
+             ResultSet result = connection.createStatement().executeQuery("select 1")) {
+            assertThat(result.next()).isTrue();
+            assertThat(result.getInt(1)).isEqualTo(1);
+        } finally {
+            dataSource.stop();
+        }
+    }
+}

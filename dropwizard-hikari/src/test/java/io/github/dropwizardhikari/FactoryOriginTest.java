@@ -1,0 +1,100 @@
+package io.github.dropwizardhikari;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationFactory;
+import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
+import io.github.dropwizardhikari.config.binding.Origin;
+import io.github.dropwizardhikari.config.binding.Origins;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Each parsed block knows where it was found, so its messages name the full path. */
+class FactoryOriginTest {
+    static class AppConfig {
+        @Valid
+        @NotNull
+        @JsonProperty
+        HikariDataSourceFactory hikari;
+
+        @Valid
+        @NotNull
+        @JsonProperty
+        Map<String, HikariDataSourceFactory> databases = new LinkedHashMap<>();
+    }
+
+    private static final ConfigurationFactory<AppConfig> APP = new DefaultConfigurationFactoryFactory<AppConfig>()
+        .create(AppConfig.class, Validators.newValidator(), Jackson.newObjectMapper(), "dw");
+
+    private static AppConfig parse(String yaml) throws Exception {
+        return APP.build(path -> new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "app.yml");
+    }
+
+    @Test
+    void recordsThePathAndTheKeysOfEachBlock() throws Exception {
+        AppConfig config = parse("hikari:\n  url: jdbc:h2:mem:a\n  maximumPoolSize: 4\n"
+            + "databases:\n  primary:\n    jdbcUrl: jdbc:h2:mem:b\n    minSize: 1\n");
+
+        assertThat(Origins.of(config.hikari)).isEqualTo(new Origin("hikari",
+            java.util.Set.of("url", "maximumPoolSize")));
+        assertThat(Origins.of(config.databases.get("primary")).path()).isEqualTo("databases.primary");
+        assertThat(Origins.of(config.databases.get("primary")).keys()).containsExactlyInAnyOrder("jdbcUrl",
+            "minSize");
+        assertThat(config.hikari.getMaxSize()).isEqualTo(4);
+        assertThat(Origins.of(new HikariDataSourceFactory())).isEqualTo(Origin.JAVA);
+    }
+
+    @Test
+    void recordsThePathWithAStreamingParserToo() throws Exception {
+        AppConfig config = Jackson.newObjectMapper().readValue(
+            "{\"hikari\": {\"url\": \"jdbc:h2:mem:c\"}, \"databases\": {\"replica\": {\"url\": \"jdbc:h2:mem:d\"}}}",
+            AppConfig.class);
+
+        assertThat(Origins.of(config.hikari).path()).isEqualTo("hikari");
+        assertThat(Origins.of(config.databases.get("replica")).path()).isEqualTo("databases.replica");
+    }
+
+    @Test
+    void aMisspelledKeyGetsDropwizardsDidYouMean() {
+        assertThatThrownBy(() -> parse("hikari:\n  url: jdbc:h2:mem:e\n  maxPoolSizee: 4\n"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("Unrecognized field at: hikari.maxPoolSizee")
+            .hasMessageContaining("Did you mean?")
+            .hasMessageContaining("maxSize");
+    }
+
+    @Test
+    void tomcatOnlyWarningsNameTheFullPath() throws Exception {
+        Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            AppConfig config = parse("hikari:\n  url: jdbc:h2:mem:f\n  rollbackOnReturn: true\n"
+                + "databases:\n  primary:\n    url: jdbc:h2:mem:g\n    useFairQueue: false\n");
+            config.hikari.build(new MetricRegistry(), "origin").stop();
+        } finally {
+            logger.detachAppender(appender);
+        }
+
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+            .anyMatch(message -> message.startsWith("hikari.rollbackOnReturn: "))
+            .anyMatch(message -> message.startsWith("databases.primary.useFairQueue: "));
+    }
+}
