@@ -1,0 +1,1 @@
+INSERT INTO greetings (text) VALUES ('migrated through HikariCP');
