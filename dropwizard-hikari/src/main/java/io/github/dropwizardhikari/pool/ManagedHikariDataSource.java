@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
+import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     @Nullable
     private final HealthCheckRegistry healthChecks;
     private final IntConsumer onResize;
+    private final PoolSizing sizing;
     private final List<String> registeredHealthChecks = new ArrayList<>();
     private final Object lock = new Object();
 
@@ -57,9 +59,19 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize) {
+        this(config, healthChecks, onResize, PoolSizing.direct());
+    }
+
+    /**
+     * @param sizing logs the pool's size against the server's connection limit, in the background, each time the
+     *               pool starts
+     */
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
+                                   IntConsumer onResize, PoolSizing sizing) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
         this.onResize = requireNonNull(onResize, "onResize");
+        this.sizing = requireNonNull(sizing, "sizing");
     }
 
     public String getPoolName() {
@@ -197,7 +209,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
-                pool = startPool();
+                HikariDataSource started = startPool();
+                pool = started;
+                sizing.reportInBackground(getPoolName(), config.getMaximumPoolSize(), started);
             }
             return pool;
         }
