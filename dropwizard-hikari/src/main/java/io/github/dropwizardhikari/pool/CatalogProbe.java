@@ -43,7 +43,8 @@ final class CatalogProbe {
         }
     }
 
-    private static Connection connect(HikariConfig config) throws SQLException {
+    /** A connection of its own, made the way HikariCP makes them, with a bounded login. */
+    static Connection connect(HikariConfig config) throws SQLException {
         DataSource dataSource = dataSource(config);
         // bounded like HikariCP's own attempts, so an unresponsive database cannot hang the start
         dataSource.setLoginTimeout((int) Math.max(1, TimeUnit.MILLISECONDS.toSeconds(config.getConnectionTimeout())));

@@ -211,7 +211,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             if (pool == null) {
                 HikariDataSource started = startPool();
                 pool = started;
-                sizing.reportInBackground(getPoolName(), config.getMaximumPoolSize(), started);
+                sizing.reportInBackground(config, () -> CatalogProbe.connect(config));
             }
             return pool;
         }

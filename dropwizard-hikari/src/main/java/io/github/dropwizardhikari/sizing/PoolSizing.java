@@ -1,83 +1,99 @@
 package io.github.dropwizardhikari.sizing;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server (or the
  * transaction pooler in front of it) accepts: one INFO line, or a WARN when this pool alone would take more than
  * half.
  *
- * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start: it
- * borrows one of the pool's connections (no extra server connection, which matters most when they are scarce),
- * bounds every query, and swallows every error into an INFO line that says why the limit is unknown.</p>
+ * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start. It
+ * asks over a connection of its own, opened and closed at once, rather than borrowing one of the pool's: a borrow
+ * would show in the pool's gauges and could make a request wait. Every query is bounded, and every error becomes
+ * an INFO line that says why the limit is unknown. Databases whose limit it cannot read (judged from the URL or
+ * data source class) are not asked at all.</p>
  */
 public final class PoolSizing {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolSizing.class);
     static final int QUERY_TIMEOUT_SECONDS = 2;
 
     private final PoolerMode pooler;
-    @Nullable
-    private final String url;
-    @Nullable
-    private final String user;
-    @Nullable
-    private final String password;
 
     /**
-     * @param pooler   what the user declared stands in front of the server
-     * @param url      the pool's JDBC URL, to find a pooler's admin console; {@code null} for a data source class
-     * @param user     the pool's user, for the admin console
-     * @param password the pool's password, for the admin console; never logged
+     * @param pooler what the user declared stands in front of the server
      */
-    public PoolSizing(PoolerMode pooler, @Nullable String url, @Nullable String user, @Nullable String password) {
-        this.pooler = pooler;
-        this.url = url;
-        this.user = user;
-        this.password = password;
+    public PoolSizing(PoolerMode pooler) {
+        this.pooler = requireNonNull(pooler, "pooler");
     }
 
-    /** Sizing for a pool that reports the server's limit only. */
+    /** Sizing for a pool that talks to its server directly. */
     public static PoolSizing direct() {
-        return new PoolSizing(PoolerMode.NONE, null, null, null);
+        return new PoolSizing(PoolerMode.NONE);
     }
 
-    /** Starts the report on a daemon thread and returns at once. */
-    public Thread reportInBackground(String pool, int maxSize, DataSource started) {
-        Thread thread = new Thread(() -> report(pool, maxSize, started), pool + " sizing");
+    /**
+     * Starts the report on a daemon thread and returns at once; returns {@code null} without starting one when the
+     * bundle cannot read this database's limit.
+     *
+     * @param config  the started pool's configuration
+     * @param connect opens a connection of the sizing's own, the way the pool opens them
+     */
+    @Nullable
+    public Thread reportInBackground(HikariConfig config, Callable<Connection> connect) {
+        if (!knowsLimitOf(config.getJdbcUrl(), config.getDataSourceClassName())) {
+            LOGGER.debug("Pool {}: the bundle cannot read this database's connection limit", config.getPoolName());
+            return null;
+        }
+        String pool = config.getPoolName();
+        int maxSize = config.getMaximumPoolSize();
+        String url = config.getJdbcUrl();
+        String user = config.getUsername();
+        String password = config.getPassword();
+        Thread thread = new Thread(() -> report(pool, maxSize, connect, url, user, password), pool + " sizing");
         thread.setDaemon(true);
         thread.start();
         return thread;
     }
 
-    void report(String pool, int maxSize, DataSource started) {
+    static boolean knowsLimitOf(@Nullable String url, @Nullable String dataSourceClassName) {
+        String name = (url != null ? url : dataSourceClassName == null ? "" : dataSourceClassName)
+            .toLowerCase(Locale.ROOT);
+        return name.startsWith("jdbc:postgresql:") || name.startsWith("jdbc:mariadb:")
+            || name.startsWith("jdbc:mysql:") || name.startsWith("org.postgresql.")
+            || name.startsWith("org.mariadb.") || name.startsWith("com.mysql.");
+    }
+
+    private void report(String pool, int maxSize, Callable<Connection> connect, @Nullable String url,
+                        @Nullable String user, @Nullable String password) {
         try {
-            PoolShare share = share(pool, maxSize, started);
-            if (share == null) {
-                return;
-            }
+            PoolShare share = share(pool, maxSize, connect, url, user, password);
             if (share.warning()) {
                 LOGGER.warn(share.message());
             } else {
                 LOGGER.info(share.message());
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (Exception e) {
             LOGGER.info("Pool {}: could not read the server's connection limit to size maxSize {} against it: {}",
                 pool, maxSize, e.getMessage());
             LOGGER.debug("Pool {}: connection limit query failed", pool, e);
         }
     }
 
-    @Nullable
-    private PoolShare share(String pool, int maxSize, DataSource started) throws SQLException {
+    private PoolShare share(String pool, int maxSize, Callable<Connection> connect, @Nullable String url,
+                            @Nullable String user, @Nullable String password) throws Exception {
         ServerLimit server;
-        try (Connection connection = started.getConnection()) {
+        try (Connection connection = connect.call()) {
             server = ServerLimitQuery.read(connection, QUERY_TIMEOUT_SECONDS);
         }
         if (pooler == PoolerMode.TRANSACTION) {
@@ -92,9 +108,7 @@ public final class PoolSizing {
             }
         }
         if (server == null) {
-            LOGGER.info("Pool {}: maxSize {}; the connection limit of this database is not known to the bundle",
-                pool, maxSize);
-            return null;
+            throw new SQLException("the server did not say which database it is");
         }
         return PoolShare.direct(pool, maxSize, server);
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,10 +49,30 @@ abstract class SafetyContractIT {
     /** What each pool is expected to do on this database. */
     abstract Outcome expected(Guarantee guarantee, PoolConfiguration pool);
 
+    /** The pool configurations this suite runs. */
+    Stream<PoolConfiguration> pools() {
+        return Stream.of(PoolConfiguration.values());
+    }
+
+    /** An empty namespace on {@link #server()} for this suite. */
+    TestDatabase isolated() {
+        return server().isolated("it_safety");
+    }
+
+    /** Where the suite kills a pooled connection's server session from: the database itself, by default. */
+    TestDatabase administration(TestDatabase database) {
+        return database;
+    }
+
+    /** Where this suite's observations go. */
+    SafetyMatrix matrix(TestDatabase database) {
+        return new SafetyMatrix(database.kind());
+    }
+
     @BeforeAll
     void prepare() throws SQLException {
-        database = server().isolated("it_safety");
-        matrix = new SafetyMatrix(database.kind());
+        database = isolated();
+        matrix = matrix(database);
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE safety (id INT PRIMARY KEY)");
         }
@@ -101,7 +122,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void responseTime(PoolConfiguration pool) throws Exception {
         // The pool must open a connection while the network swallows the attempt: HikariCP opens connections
         // on its own thread and answers the caller at the timeout; a pool that connects on the caller's thread
@@ -149,7 +170,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void resetsCatalog(PoolConfiguration pool) throws Exception {
         judge(Guarantee.RESET_CATALOG, pool, withPool(pool, dataSource -> {
             if (database.kind() == DatabaseKind.POSTGRES) {
@@ -170,7 +191,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void resetsReadOnly(PoolConfiguration pool) throws Exception {
         judge(Guarantee.RESET_READ_ONLY, pool, withPool(pool, dataSource -> {
             try (Connection connection = dataSource.getConnection()) {
@@ -184,7 +205,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void resetsAutoCommit(PoolConfiguration pool) throws Exception {
         judge(Guarantee.RESET_AUTO_COMMIT, pool, withPool(pool, dataSource -> {
             boolean original;
@@ -201,7 +222,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void resetsTransactionIsolation(PoolConfiguration pool) throws Exception {
         judge(Guarantee.RESET_ISOLATION, pool, withPool(pool, dataSource -> {
             String original;
@@ -217,7 +238,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void resetsNetworkTimeout(PoolConfiguration pool) throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
@@ -238,7 +259,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void rollsBackOnReturn(PoolConfiguration pool) throws Exception {
         judge(Guarantee.ROLLBACK_ON_RETURN, pool, withPool(pool, dataSource -> {
             int id = 100 + pool.ordinal();
@@ -260,7 +281,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void disposesProxies(PoolConfiguration pool) throws Exception {
         judge(Guarantee.DISPOSABLE_PROXIES, pool, withPool(pool, dataSource -> {
             Connection returned = dataSource.getConnection();
@@ -275,7 +296,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void closesOpenStatements(PoolConfiguration pool) throws Exception {
         judge(Guarantee.CLOSE_OPEN_STATEMENTS, pool, withPool(pool, dataSource -> {
             Statement statement;
@@ -295,13 +316,14 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void evictsBrokenConnections(PoolConfiguration pool) throws Exception {
         judge(Guarantee.SQLSTATE_EVICTION, pool, withPool(pool, dataSource -> {
             String killed;
             try (Connection connection = dataSource.getConnection()) {
                 killed = backendId(connection);
-                try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
+                try (Connection admin = administration(database).connect();
+                     Statement statement = admin.createStatement()) {
                     statement.execute(database.kind() == DatabaseKind.POSTGRES
                         ? "SELECT pg_terminate_backend(" + killed + ")" : "KILL " + killed);
                 }
@@ -322,7 +344,7 @@ abstract class SafetyContractIT {
     }
 
     @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
+    @MethodSource("pools")
     void clearsWarnings(PoolConfiguration pool) throws Exception {
         judge(Guarantee.CLEAR_WARNINGS, pool, withPool(pool, dataSource -> {
             try (Connection connection = dataSource.getConnection()) {
