@@ -44,8 +44,10 @@ final class PgBouncerConsole {
         if (password != null) {
             properties.setProperty("password", password);
         }
-        // the console speaks only the simple query protocol
+        // the console speaks only the simple query protocol, and refuses SET: PgBouncer reports its own version as
+        // the server's, which would make the driver send its session settings as SET statements after login
         properties.setProperty("preferQueryMode", "simple");
+        properties.setProperty("assumeMinServerVersion", "9.0");
         properties.setProperty("connectTimeout", Integer.toString(timeoutSeconds));
         properties.setProperty("loginTimeout", Integer.toString(timeoutSeconds));
         properties.setProperty("socketTimeout", Integer.toString(timeoutSeconds));

@@ -5,6 +5,7 @@ import io.github.dropwizardhikari.it.db.TestDatabase;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,12 @@ public abstract class PgBouncerStack implements AutoCloseable {
     public static final String ADMIN_USER = "postgres";
     /** An ordinary user that PgBouncer lets in but keeps off its admin console. */
     public static final String APP_USER = "app";
+    /** PostgreSQL's {@code max_connections}: low, so a pool's share shows in the sizing log; enough for the suites. */
+    public static final int SERVER_MAX_CONNECTIONS = 60;
+    /** PgBouncer's {@code max_client_conn}. */
+    public static final int BOUNCER_MAX_CLIENT_CONNECTIONS = 200;
+    /** PgBouncer's {@code default_pool_size}: server connections per database and user. */
+    public static final int BOUNCER_POOL_SIZE = 20;
     private static final long READY_TIMEOUT_MILLIS = 60_000;
 
     /** Where the suite's clients reach PgBouncer. */
@@ -111,6 +118,23 @@ public abstract class PgBouncerStack implements AutoCloseable {
     public Connection connectDirectly(String database) throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://" + serverHostAndPort() + "/" + database, ADMIN_USER,
             "");
+    }
+
+    /** For reports: which versions of the two servers run, such as "PostgreSQL 15.14 behind PgBouncer 1.18.0". */
+    public String versions() {
+        try (Connection server = connectDirectly("postgres"); Statement serverStatement = server.createStatement();
+             ResultSet serverVersion = serverStatement.executeQuery("SHOW server_version");
+             Connection console = DriverManager.getConnection("jdbc:postgresql://" + bouncerHostAndPort()
+                 + "/pgbouncer?preferQueryMode=simple&assumeMinServerVersion=9.0", ADMIN_USER, "");
+             Statement consoleStatement = console.createStatement();
+             ResultSet bouncerVersion = consoleStatement.executeQuery("SHOW VERSION")) {
+            serverVersion.next();
+            bouncerVersion.next();
+            return "PostgreSQL " + serverVersion.getString(1).replaceFirst(" .*", "") + " behind "
+                + bouncerVersion.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the versions of " + describe() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Waits until a query through PgBouncer answers, which needs both servers up. */

@@ -5,10 +5,6 @@ package io.github.dropwizardhikari.it.pgbouncer;
  * cluster, starts it, and keeps PgBouncer running (restarting it when a test stops it) until a stop file appears.
  */
 final class StackFiles {
-    // low enough to show a pool's share in the sizing log, high enough for every suite's pools at once
-    static final int SERVER_MAX_CONNECTIONS = 60;
-    static final int BOUNCER_MAX_CLIENT_CONNECTIONS = 200;
-    static final int BOUNCER_POOL_SIZE = 20;
 
     private StackFiles() {
     }
@@ -34,8 +30,8 @@ final class StackFiles {
             "auth_file = " + configDir + "/userlist.txt",
             "admin_users = " + PgBouncerStack.ADMIN_USER,
             "pool_mode = transaction",
-            "max_client_conn = " + BOUNCER_MAX_CLIENT_CONNECTIONS,
-            "default_pool_size = " + BOUNCER_POOL_SIZE,
+            "max_client_conn = " + PgBouncerStack.BOUNCER_MAX_CLIENT_CONNECTIONS,
+            "default_pool_size = " + PgBouncerStack.BOUNCER_POOL_SIZE,
             // pgjdbc sends extra_float_digits at startup, which PgBouncer does not track
             "ignore_startup_parameters = extra_float_digits",
             // after PostgreSQL restarts, try it again within a second rather than the default 15
@@ -54,7 +50,7 @@ final class StackFiles {
     /** The options PostgreSQL is started with, on start and on restart. */
     static String serverOptions(String listen, int serverPort, String dataDir) {
         return "-p " + serverPort + " -k " + dataDir + " -c listen_addresses=" + listen + " -c max_connections="
-            + SERVER_MAX_CONNECTIONS + " -c fsync=off -c full_page_writes=off -c synchronous_commit=off";
+            + PgBouncerStack.SERVER_MAX_CONNECTIONS + " -c fsync=off -c full_page_writes=off -c synchronous_commit=off";
     }
 
     static String supervisor(String serverBin, String bouncer, String listen, int serverPort, String configDir,

@@ -1,0 +1,99 @@
+package io.github.dropwizardhikari.it.sizing;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.it.db.TestDatabase;
+import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The line a pool logs at start about its size against the server's connection limit, on a real server: the limit
+ * it names is the one the server reports, a small pool is one INFO line, and a pool that would take more than half
+ * of the connections is a WARN.
+ */
+abstract class SizingIT {
+    private final MetricRegistry metrics = new MetricRegistry();
+    private SizingLog log;
+
+    /** The server to size against. */
+    abstract TestDatabase server();
+
+    /** The connections this server accepts from ordinary users, read independently of the bundle. */
+    abstract int limit(Connection connection) throws SQLException;
+
+    /** How the bundle says where {@link #limit} comes from. */
+    abstract String derivation(Connection connection) throws SQLException;
+
+    abstract String serverName();
+
+    @BeforeEach
+    void capture() {
+        log = new SizingLog();
+    }
+
+    @AfterEach
+    void release() {
+        log.close();
+    }
+
+    private ManagedDataSource start(String name, int maxSize) throws Exception {
+        HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), maxSize, Duration.seconds(2));
+        // one connection open, so a large maxSize costs the shared server nothing
+        factory.setMinSize(1);
+        ManagedDataSource dataSource = factory.build(metrics, name);
+        dataSource.start();
+        return dataSource;
+    }
+
+    @Test
+    void aSmallPoolLogsItsShareAsInfo() throws Exception {
+        int limit;
+        String derivation;
+        try (Connection connection = server().connect()) {
+            limit = limit(connection);
+            derivation = derivation(connection);
+        }
+        ManagedDataSource dataSource = start("sizing-small", 4);
+        try {
+            ILoggingEvent line = log.await("sizing-small");
+
+            assertThat(line.getLevel()).isEqualTo(Level.INFO);
+            assertThat(line.getFormattedMessage()).isEqualTo("Pool sizing-small: maxSize 4 is "
+                + Math.round(400.0 / limit) + "% of the " + limit + " connections " + serverName() + " accepts ("
+                + derivation + "); " + limit / 4 + " pools of this size fill it");
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    @Test
+    void aPoolOfMoreThanHalfTheServerWarns() throws Exception {
+        int limit;
+        try (Connection connection = server().connect()) {
+            limit = limit(connection);
+        }
+        int maxSize = limit / 2 + 1;
+        ManagedDataSource dataSource = start("sizing-large", maxSize);
+        try {
+            ILoggingEvent line = log.await("sizing-large");
+
+            assertThat(line.getLevel()).isEqualTo(Level.WARN);
+            assertThat(line.getFormattedMessage()).startsWith("Pool sizing-large: maxSize " + maxSize + " is ")
+                .contains("of the " + limit + " connections " + serverName() + " accepts",
+                    "a second instance of this application would run the server out of connections");
+        } finally {
+            dataSource.stop();
+        }
+    }
+}
