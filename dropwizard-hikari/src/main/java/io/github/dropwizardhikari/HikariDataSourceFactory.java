@@ -34,6 +34,10 @@ import io.github.dropwizardhikari.config.rules.ValidSettings;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.pooler.PoolerMode;
+import io.github.dropwizardhikari.pooler.PoolerWarning;
+import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
+import io.github.dropwizardhikari.sizing.PoolSizing;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -130,6 +134,9 @@ import static java.util.Objects.requireNonNull;
  * naming the calling method to each query.</td></tr>
  * <tr><td>{@code admission}</td><td></td><td>on, at {@code maxSize} requests</td><td>Pool-aware admission of
  * HTTP requests; see {@link AdmissionFactory}.</td></tr>
+ * <tr><td>{@code pooler}</td><td></td><td>{@code none}</td><td>{@code transaction} when a transaction pooler
+ * (PgBouncer's transaction mode) sits in front of the server: warns at startup about settings that cannot work
+ * through it, and the sizing log reports the pooler's limit.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -318,6 +325,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Valid
     @NotNull
     private AdmissionFactory admission = new AdmissionFactory();
+
+    @JsonProperty
+    @NotNull
+    private PoolerMode pooler = PoolerMode.NONE;
 
     // ---- Tomcat only: accepted with a warning, constrained as Dropwizard constrains them
 
@@ -764,6 +775,21 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         this.admission = admission;
     }
 
+    /**
+     * @return what stands between the pool and the database server: {@code none}, or {@code transaction} for a
+     * transaction pooler such as PgBouncer, which turns on the startup warnings about settings that cannot work
+     * through one and makes the sizing log report the pooler's limit
+     */
+    @JsonProperty
+    public PoolerMode getPooler() {
+        return pooler;
+    }
+
+    @JsonProperty
+    public void setPooler(PoolerMode pooler) {
+        this.pooler = pooler;
+    }
+
     // ---- Tomcat only: Dropwizard's signatures; setting one warns, as its YAML key does
 
     @Deprecated
@@ -1053,6 +1079,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Override
     public void checkCrossFieldRules(RuleCheck check) {
         warnAboutTomcatOnlySettingsOnce(check);
+        warnAboutPoolerOnce(check);
         if (isSet(url) == isSet(dataSourceClassName)) {
             check.error("url", isSet(url) ? "must not be set together with dataSourceClassName"
                 : "must be set (or dataSourceClassName instead)");
@@ -1140,6 +1167,22 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         if (leak > maxAge) {
             check.error("leakDetectionThreshold", "must not be longer than maxConnectionAge (" + maxConnectionAge
                 + "): HikariCP would never report a leak");
+        }
+    }
+
+    // at validation, like the other warnings, so that the check command shows them
+    private void warnAboutPoolerOnce(RuleCheck check) {
+        if (pooler != PoolerMode.TRANSACTION) {
+            return;
+        }
+        boolean isolationSet = defaultTransactionIsolation != TransactionIsolation.DEFAULT;
+        for (PoolerWarning warning : TransactionPoolerCheck.check(url, properties, initializationQuery,
+            isolationSet, schema)) {
+            if (LoggedOnce.firstTime(this, "pooler:" + warning.field())) {
+                LOGGER.warn("{} cannot work as set behind a transaction pooler ({} is {}): {}",
+                    check.origin().pathOf(warning.field()), check.origin().pathOf("pooler"), pooler,
+                    warning.reason());
+            }
         }
     }
 
@@ -1269,8 +1312,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         IntConsumer onResize = poolSizedAdmissionLimit == null
             ? newMaxSize -> { }
             : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
-        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize);
+        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize, new PoolSizing(pooler));
     }
+
 
     @Override
     public String toString() {
@@ -1293,6 +1337,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             + ", defaultTransactionIsolation=" + defaultTransactionIsolation
             + ", autoCommitByDefault=" + autoCommitByDefault
             + ", readOnlyByDefault=" + readOnlyByDefault
+            + ", pooler=" + pooler
             + '}';
     }
 

@@ -9,6 +9,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
+import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
         assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(factory.getPooler()).isEqualTo(PoolerMode.TRANSACTION);
 
         AdmissionFactory admission = factory.getAdmission();
         assertThat(admission.isEnabled()).isTrue();
@@ -121,6 +123,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getMinSize()).isEqualTo(10);
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
+        assertThat(factory.getPooler()).isEqualTo(PoolerMode.NONE);
 
         AdmissionFactory admission = factory.getAdmission();
         assertThat(admission.isEnabled()).isTrue();

@@ -40,6 +40,7 @@ class InvalidConfigurationTest {
         "invalid_transaction_isolation.yml           | hikari.defaultTransactionIsolation",
         "invalid_admission_limit.yml                 | hikari.admission.maxConcurrentRequests must be greater than or equal to 1",
         "invalid_admission_paths.yml                 | hikari.admission.paths must not be empty",
+        "invalid_pooler.yml                          | pooler must be one of none, transaction, not 'statement'",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> FactoryFixtures.parse(fixture))

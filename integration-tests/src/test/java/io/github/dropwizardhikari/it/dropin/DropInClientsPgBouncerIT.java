@@ -48,8 +48,10 @@ class DropInClientsPgBouncerIT {
         stack = PgBouncerStacks.get();
         database = stack.database("it_dropin");
         config = Files.createTempFile("dropin-pgbouncer", ".yml");
-        Files.writeString(config, "hikari:\n  url: " + database.url() + "\n  user: " + database.user()
-            + "\n  password: \"\"\n  maxSize: 4\n"
+        // the README's block for PgBouncer's transaction mode
+        Files.writeString(config, "hikari:\n  url: jdbc:postgresql://" + database.hostAndPort() + "/"
+            + database.databaseName() + "\n  user: " + database.user() + "\n  password: \"\"\n  maxSize: 4\n"
+            + "  pooler: transaction\n  properties:\n    prepareThreshold: \"0\"\n"
             + "server:\n  applicationConnectors:\n    - type: http\n      port: 0\n"
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"
             + "logging:\n  level: WARN\n");

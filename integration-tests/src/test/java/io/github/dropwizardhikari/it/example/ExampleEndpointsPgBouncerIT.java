@@ -45,15 +45,17 @@ class ExampleEndpointsPgBouncerIT {
         PgBouncerStack stack = PgBouncerStacks.get();
         TestDatabase throughBouncer = stack.database("it_example");
         stack.database("it_example_direct");
-        bounced = app(throughBouncer);
-        direct = app(stack.direct("it_example_direct"));
+        bounced = app(throughBouncer, "  pooler: transaction\n  properties:\n    prepareThreshold: \"0\"\n");
+        direct = app(stack.direct("it_example_direct"), "");
     }
 
-    private DropwizardTestSupport<QuestionsConfiguration> app(TestDatabase database) throws Exception {
+    private DropwizardTestSupport<QuestionsConfiguration> app(TestDatabase database, String poolerSettings)
+        throws Exception {
         Path config = Files.createTempFile("example-pgbouncer", ".yml");
         configs.add(config);
-        Files.writeString(config, "hikari:\n  url: " + database.url() + "\n  user: " + database.user()
-            + "\n  password: \"\"\n  maxSize: 4\n  maxWaitForConnection: 2 seconds\n"
+        Files.writeString(config, "hikari:\n  url: jdbc:postgresql://" + database.hostAndPort() + "/"
+            + database.databaseName() + "\n  user: " + database.user() + "\n  password: \"\"\n  maxSize: 4\n"
+            + "  maxWaitForConnection: 2 seconds\n" + poolerSettings
             + "seed:\n  migrateOnStart: true\n  rows: 3000\n  owners: 100\n"
             + "server:\n  applicationConnectors:\n    - type: http\n      port: 0\n"
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"

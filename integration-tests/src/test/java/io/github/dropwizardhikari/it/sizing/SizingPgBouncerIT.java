@@ -2,13 +2,15 @@ package io.github.dropwizardhikari.it.sizing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import com.zaxxer.hikari.HikariConfig;
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStack;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStacks;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import io.github.dropwizardhikari.pooler.PoolerMode;
-import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,23 +45,19 @@ class SizingPgBouncerIT {
         log.close();
     }
 
-    private ManagedHikariDataSource start(String name, String user) throws Exception {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(name);
-        config.setJdbcUrl(database.url());
-        config.setUsername(user);
-        config.setPassword("");
-        config.setMaximumPoolSize(4);
-        config.setMinimumIdle(1);
-        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, newSize -> { },
-            new PoolSizing(PoolerMode.TRANSACTION));
+    private ManagedDataSource start(String name, String user) throws Exception {
+        TestDatabase asUser = new TestDatabase(database.kind(), database.url(), user, "", database.source());
+        HikariDataSourceFactory factory = PoolConfiguration.hikari(asUser, 4, Duration.seconds(2));
+        factory.setMinSize(1);
+        factory.setPooler(PoolerMode.TRANSACTION);
+        ManagedDataSource dataSource = factory.build(new MetricRegistry(), name);
         dataSource.start();
         return dataSource;
     }
 
     @Test
     void anAdminUserGetsPgBouncersOwnLimit() throws Exception {
-        ManagedHikariDataSource dataSource = start("sizing-bouncer-admin", PgBouncerStack.ADMIN_USER);
+        ManagedDataSource dataSource = start("sizing-bouncer-admin", PgBouncerStack.ADMIN_USER);
         try {
             ILoggingEvent line = log.await("sizing-bouncer-admin");
 
@@ -77,7 +75,7 @@ class SizingPgBouncerIT {
 
     @Test
     void anOrdinaryUserIsToldTheLimitCannotBeRead() throws Exception {
-        ManagedHikariDataSource dataSource = start("sizing-bouncer-app", PgBouncerStack.APP_USER);
+        ManagedDataSource dataSource = start("sizing-bouncer-app", PgBouncerStack.APP_USER);
         try {
             ILoggingEvent line = log.await("sizing-bouncer-app");
 
