@@ -154,13 +154,15 @@ start_instances() {
     else
         url="jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/bench?prepareThreshold=0"
     fi
+    local pooler=none
+    [ "$mode" = pgbouncer ] && pooler=transaction
     local app_ports=() i
     for i in $(seq 1 "$count"); do
         local port
         port=$(free_port)
         app_ports+=("$port")
         QUESTIONS_DB_URL="$url" QUESTIONS_DB_USER=app java -Xms"$HEAP" -Xmx"$HEAP" -XX:+UseSerialGC \
-            -Ddw.hikari.maxSize="$POOL" -Ddw.hikari.minSize="$POOL" \
+            -Ddw.hikari.maxSize="$POOL" -Ddw.hikari.minSize="$POOL" -Ddw.hikari.pooler="$pooler" \
             -Ddw.server.maxThreads=$(( POOL + 4 )) -Ddw.server.minThreads=$(( POOL + 4 )) \
             -Ddw.server.applicationConnectors[0].port="$port" -Ddw.server.adminConnectors[0].port=0 \
             -jar "$APP_JAR" server dropwizard-hikari-example/example-postgres.yml > "$work/app-$mode-$count-$i.log" 2>&1 &

@@ -136,7 +136,7 @@ import static java.util.Objects.requireNonNull;
  * HTTP requests; see {@link AdmissionFactory}.</td></tr>
  * <tr><td>{@code pooler}</td><td></td><td>{@code none}</td><td>{@code transaction} when a transaction pooler
  * (PgBouncer's transaction mode) sits in front of the server: warns at startup about settings that cannot work
- * through it, and the sizing log reports the pooler's limit.</td></tr>
+ * through it, and the sizing log stops measuring {@code maxSize} against the server behind it.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -778,7 +778,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     /**
      * @return what stands between the pool and the database server: {@code none}, or {@code transaction} for a
      * transaction pooler such as PgBouncer, which turns on the startup warnings about settings that cannot work
-     * through one and makes the sizing log report the pooler's limit
+     * through one and makes the sizing log say that the pooler's limit cannot be read
      */
     @JsonProperty
     public PoolerMode getPooler() {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  *
  * <p>The bundle cannot see a pooler on the wire (PgBouncer forwards {@code SHOW max_connections} to the server),
  * so the user says so; the bundle then warns about settings that assume one server session per connection, and
- * reports the pooler's limit instead of the server's when it sizes the pool.</p>
+ * stops measuring the pool against the server's limit when it sizes the pool.</p>
  */
 public enum PoolerMode {
     /** The pool talks to the database server itself, or through a proxy that keeps one session per connection. */

@@ -23,33 +23,19 @@ public record PoolShare(boolean warning, String message) {
             + " pools of this size fill it");
     }
 
-    /** A pool behind a transaction pooler whose limits were read from its admin console. */
-    public static PoolShare throughPgBouncer(String pool, int maxSize, PgBouncerLimit bouncer,
-                                             @Nullable ServerLimit server) {
-        int percent = percent(maxSize, bouncer.maxClientConnections());
-        String of = "maxSize " + maxSize + " is " + percent + "% of the " + bouncer.maxClientConnections()
-            + " client connections PgBouncer accepts (max_client_conn); it opens at most " + bouncer.defaultPoolSize()
-            + " server connections per database and user (default_pool_size"
-            + (bouncer.maxDbConnections() > 0 ? ", max_db_connections " + bouncer.maxDbConnections() : "") + ")"
-            + behind(server);
-        if (isMoreThanHalf(maxSize, bouncer.maxClientConnections())) {
-            return new PoolShare(true, "Pool " + pool + ": " + of + "; a second instance of this application would "
-                + "run PgBouncer out of client connections: raise max_client_conn or lower maxSize");
-        }
-        return new PoolShare(false, "Pool " + pool + ": " + of);
-    }
-
-    /** A pool behind a transaction pooler whose limits could not be read. */
-    public static PoolShare throughUnknownPooler(String pool, int maxSize, String why, @Nullable ServerLimit server) {
+    /**
+     * A pool behind a transaction pooler. Its connections count against the pooler's client limit, which the
+     * bundle cannot read: PgBouncer shows {@code max_client_conn} only on its admin console, and PostgreSQL's JDBC
+     * driver cannot use that console (it sends {@code SET extra_float_digits} after login to any server that
+     * reports a version below 12, and the console refuses every {@code SET}).
+     */
+    public static PoolShare throughPooler(String pool, int maxSize, @Nullable ServerLimit server) {
         return new PoolShare(false, "Pool " + pool + ": maxSize " + maxSize + " goes through a transaction pooler "
-            + "whose client limit cannot be read (PgBouncer shows it only on its admin console, database pgbouncer, "
-            + "to users in admin_users or stats_users: " + why + ")" + behind(server)
-            + "; the pooler's server connections, not this pool's, count against that");
-    }
-
-    private static String behind(@Nullable ServerLimit server) {
-        return server == null ? "" : "; " + server.server() + " behind it accepts " + server.connections()
-            + " (" + server.derivation() + ")";
+            + "(pooler: transaction), whose client limit the bundle cannot read: PgBouncer shows max_client_conn "
+            + "only on its admin console, which PostgreSQL's JDBC driver cannot use; check that it exceeds the sum "
+            + "of every instance's maxSize" + (server == null ? "" : ". " + server.server() + " behind it accepts "
+            + server.connections() + " (" + server.derivation() + "), shared by the pooler's server connections, "
+            + "not by this pool's"));
     }
 
     private static boolean isMoreThanHalf(int part, int whole) {

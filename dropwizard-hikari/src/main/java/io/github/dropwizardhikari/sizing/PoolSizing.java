@@ -14,9 +14,9 @@ import java.util.concurrent.Callable;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server (or the
- * transaction pooler in front of it) accepts: one INFO line, or a WARN when this pool alone would take more than
- * half.
+ * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server accepts: one INFO
+ * line, or a WARN when this pool alone would take more than half. Behind a transaction pooler the line says that
+ * the pooler's limit, the one this pool counts against, cannot be read, and gives the server's behind it.
  *
  * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start. It
  * asks over a connection of its own, opened and closed at once, rather than borrowing one of the pool's: a borrow
@@ -57,10 +57,7 @@ public final class PoolSizing {
         }
         String pool = config.getPoolName();
         int maxSize = config.getMaximumPoolSize();
-        String url = config.getJdbcUrl();
-        String user = config.getUsername();
-        String password = config.getPassword();
-        Thread thread = new Thread(() -> report(pool, maxSize, connect, url, user, password), pool + " sizing");
+        Thread thread = new Thread(() -> report(pool, maxSize, connect), pool + " sizing");
         thread.setDaemon(true);
         thread.start();
         return thread;
@@ -74,10 +71,9 @@ public final class PoolSizing {
             || name.startsWith("org.mariadb.") || name.startsWith("com.mysql.");
     }
 
-    private void report(String pool, int maxSize, Callable<Connection> connect, @Nullable String url,
-                        @Nullable String user, @Nullable String password) {
+    private void report(String pool, int maxSize, Callable<Connection> connect) {
         try {
-            PoolShare share = share(pool, maxSize, connect, url, user, password);
+            PoolShare share = share(pool, maxSize, connect);
             if (share.warning()) {
                 LOGGER.warn(share.message());
             } else {
@@ -90,22 +86,13 @@ public final class PoolSizing {
         }
     }
 
-    private PoolShare share(String pool, int maxSize, Callable<Connection> connect, @Nullable String url,
-                            @Nullable String user, @Nullable String password) throws Exception {
+    private PoolShare share(String pool, int maxSize, Callable<Connection> connect) throws Exception {
         ServerLimit server;
         try (Connection connection = connect.call()) {
             server = ServerLimitQuery.read(connection, QUERY_TIMEOUT_SECONDS);
         }
         if (pooler == PoolerMode.TRANSACTION) {
-            if (url == null) {
-                return PoolShare.throughUnknownPooler(pool, maxSize, "the pool has no JDBC URL to follow", server);
-            }
-            try {
-                return PoolShare.throughPgBouncer(pool, maxSize,
-                    PgBouncerConsole.read(url, user, password, QUERY_TIMEOUT_SECONDS), server);
-            } catch (SQLException e) {
-                return PoolShare.throughUnknownPooler(pool, maxSize, e.getMessage(), server);
-            }
+            return PoolShare.throughPooler(pool, maxSize, server);
         }
         if (server == null) {
             throw new SQLException("the server did not say which database it is");

@@ -34,22 +34,14 @@ class PoolShareTest {
     }
 
     @Test
-    void throughPgBouncerTheClientLimitCounts() {
-        PoolShare share = PoolShare.throughPgBouncer("db", 40, new PgBouncerLimit(100, 20, 0), POSTGRES);
+    void throughAPoolerItSaysThePoolersLimitCannotBeRead() {
+        PoolShare share = PoolShare.throughPooler("db", 40, POSTGRES);
 
         assertThat(share.warning()).isFalse();
-        assertThat(share.message()).isEqualTo("Pool db: maxSize 40 is 40% of the 100 client connections PgBouncer "
-            + "accepts (max_client_conn); it opens at most 20 server connections per database and user "
-            + "(default_pool_size); PostgreSQL behind it accepts 97 (max_connections 100 minus 3 reserved)");
-        assertThat(PoolShare.throughPgBouncer("db", 60, new PgBouncerLimit(100, 20, 30), null).warning()).isTrue();
-    }
-
-    @Test
-    void anUnreadablePoolerIsSaidSo() {
-        PoolShare share = PoolShare.throughUnknownPooler("db", 40, "permission denied", POSTGRES);
-
-        assertThat(share.warning()).isFalse();
-        assertThat(share.message()).contains("whose client limit cannot be read", "permission denied",
-            "PostgreSQL behind it accepts 97");
+        assertThat(share.message()).isEqualTo("Pool db: maxSize 40 goes through a transaction pooler (pooler: "
+            + "transaction), whose client limit the bundle cannot read: PgBouncer shows max_client_conn only on its "
+            + "admin console, which PostgreSQL's JDBC driver cannot use; check that it exceeds the sum of every "
+            + "instance's maxSize. PostgreSQL behind it accepts 97 (max_connections 100 minus 3 reserved), shared "
+            + "by the pooler's server connections, not by this pool's");
     }
 }

@@ -74,6 +74,11 @@ final class ContainerPgBouncerStack extends PgBouncerStack {
     }
 
     @Override
+    protected String bouncerBinary() {
+        return "pgbouncer";
+    }
+
+    @Override
     protected String serverBin() {
         return SERVER_BIN;
     }

@@ -28,15 +28,17 @@ final class LocalPgBouncerStack extends PgBouncerStack {
     private static final String SERVICE_USER = "postgres";
 
     private final Path dir;
+    private final String bouncer;
     private final String serverBin;
     private final int serverPort;
     private final int bouncerPort;
     private final boolean asServiceUser;
     private final Process supervisor;
 
-    private LocalPgBouncerStack(Path dir, String serverBin, int serverPort, int bouncerPort, boolean asServiceUser,
-                                Process supervisor) {
+    private LocalPgBouncerStack(Path dir, String bouncer, String serverBin, int serverPort, int bouncerPort,
+                                boolean asServiceUser, Process supervisor) {
         this.dir = dir;
+        this.bouncer = bouncer;
         this.serverBin = serverBin;
         this.serverPort = serverPort;
         this.bouncerPort = bouncerPort;
@@ -66,7 +68,7 @@ final class LocalPgBouncerStack extends PgBouncerStack {
             path, path));
         ProcessBuilder builder = new ProcessBuilder(command(root, "sh " + path + "/supervisor.sh"))
             .redirectErrorStream(true).redirectOutput(dir.resolve("supervisor.log").toFile());
-        LocalPgBouncerStack stack = new LocalPgBouncerStack(dir, serverBin, serverPort, bouncerPort, root,
+        LocalPgBouncerStack stack = new LocalPgBouncerStack(dir, bouncer, serverBin, serverPort, bouncerPort, root,
             builder.start());
         try {
             stack.awaitReady();
@@ -147,6 +149,11 @@ final class LocalPgBouncerStack extends PgBouncerStack {
     @Override
     protected String dataDir() {
         return dir.toString();
+    }
+
+    @Override
+    protected String bouncerBinary() {
+        return bouncer;
     }
 
     @Override

@@ -122,20 +122,19 @@ public abstract class PgBouncerStack implements AutoCloseable {
 
     /** For reports: which versions of the two servers run, such as "PostgreSQL 15.14 behind PgBouncer 1.18.0". */
     public String versions() {
-        try (Connection server = connectDirectly("postgres"); Statement serverStatement = server.createStatement();
-             ResultSet serverVersion = serverStatement.executeQuery("SHOW server_version");
-             Connection console = DriverManager.getConnection("jdbc:postgresql://" + bouncerHostAndPort()
-                 + "/pgbouncer?preferQueryMode=simple&assumeMinServerVersion=9.0", ADMIN_USER, "");
-             Statement consoleStatement = console.createStatement();
-             ResultSet bouncerVersion = consoleStatement.executeQuery("SHOW VERSION")) {
-            serverVersion.next();
-            bouncerVersion.next();
-            return "PostgreSQL " + serverVersion.getString(1).replaceFirst(" .*", "") + " behind "
-                + bouncerVersion.getString(1);
-        } catch (SQLException e) {
+        try (Connection server = connectDirectly("postgres"); Statement statement = server.createStatement();
+             ResultSet version = statement.executeQuery("SHOW server_version")) {
+            version.next();
+            // PostgreSQL's JDBC driver cannot use PgBouncer's admin console (SHOW VERSION): ask the binary
+            return "PostgreSQL " + version.getString(1).replaceFirst(" .*", "") + " behind "
+                + shell(bouncerBinary() + " --version").lines().findFirst().orElse("PgBouncer").trim();
+        } catch (Exception e) {
             throw new IllegalStateException("could not read the versions of " + describe() + ": " + e.getMessage(), e);
         }
     }
+
+    /** How the servers' user runs PgBouncer. */
+    protected abstract String bouncerBinary();
 
     /** Waits until a query through PgBouncer answers, which needs both servers up. */
     protected void awaitReady() throws InterruptedException {

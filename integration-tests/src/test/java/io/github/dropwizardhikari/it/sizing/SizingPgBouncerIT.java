@@ -20,11 +20,15 @@ import org.junit.jupiter.api.TestInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sizing line of a pool declared to sit behind a transaction pooler: PgBouncer's own client limit when its
- * admin console answers this pool's user, and a plain statement that it cannot tell when it does not.
+ * The sizing line of a pool behind PgBouncer: declared with {@code pooler: transaction}, it says the pooler's own
+ * limit cannot be read and gives the server's; undeclared, it reports the server's limit that PgBouncer passes
+ * through, as the README warns.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SizingPgBouncerIT {
+    // PostgreSQL keeps 3 of its connections for superusers by default
+    private static final int SERVER_LIMIT = PgBouncerStack.SERVER_MAX_CONNECTIONS - 3;
+
     private PgBouncerStack stack;
     private TestDatabase database;
     private SizingLog log;
@@ -45,47 +49,42 @@ class SizingPgBouncerIT {
         log.close();
     }
 
-    private ManagedDataSource start(String name, String user) throws Exception {
-        TestDatabase asUser = new TestDatabase(database.kind(), database.url(), user, "", database.source());
-        HikariDataSourceFactory factory = PoolConfiguration.hikari(asUser, 4, Duration.seconds(2));
+    private ManagedDataSource start(String name, PoolerMode pooler) throws Exception {
+        HikariDataSourceFactory factory = PoolConfiguration.hikari(database, 4, Duration.seconds(2));
         factory.setMinSize(1);
-        factory.setPooler(PoolerMode.TRANSACTION);
+        factory.setPooler(pooler);
         ManagedDataSource dataSource = factory.build(new MetricRegistry(), name);
         dataSource.start();
         return dataSource;
     }
 
     @Test
-    void anAdminUserGetsPgBouncersOwnLimit() throws Exception {
-        ManagedDataSource dataSource = start("sizing-bouncer-admin", PgBouncerStack.ADMIN_USER);
+    void aDeclaredPoolerIsSaidToHideItsLimit() throws Exception {
+        ManagedDataSource dataSource = start("sizing-bouncer", PoolerMode.TRANSACTION);
         try {
-            ILoggingEvent line = log.await("sizing-bouncer-admin");
+            ILoggingEvent line = log.await("sizing-bouncer");
 
-            int server = PgBouncerStack.SERVER_MAX_CONNECTIONS - 3;
             assertThat(line.getLevel()).isEqualTo(Level.INFO);
-            assertThat(line.getFormattedMessage()).isEqualTo("Pool sizing-bouncer-admin: maxSize 4 is 2% of the "
-                + PgBouncerStack.BOUNCER_MAX_CLIENT_CONNECTIONS + " client connections PgBouncer accepts "
-                + "(max_client_conn); it opens at most " + PgBouncerStack.BOUNCER_POOL_SIZE + " server connections "
-                + "per database and user (default_pool_size); PostgreSQL behind it accepts " + server
-                + " (max_connections " + PgBouncerStack.SERVER_MAX_CONNECTIONS + " minus 3 reserved)");
+            assertThat(line.getFormattedMessage()).isEqualTo("Pool sizing-bouncer: maxSize 4 goes through a "
+                + "transaction pooler (pooler: transaction), whose client limit the bundle cannot read: PgBouncer "
+                + "shows max_client_conn only on its admin console, which PostgreSQL's JDBC driver cannot use; check "
+                + "that it exceeds the sum of every instance's maxSize. PostgreSQL behind it accepts "
+                + SERVER_LIMIT + " (max_connections " + PgBouncerStack.SERVER_MAX_CONNECTIONS + " minus 3 reserved), "
+                + "shared by the pooler's server connections, not by this pool's");
         } finally {
             dataSource.stop();
         }
     }
 
     @Test
-    void anOrdinaryUserIsToldTheLimitCannotBeRead() throws Exception {
-        ManagedDataSource dataSource = start("sizing-bouncer-app", PgBouncerStack.APP_USER);
+    void anUndeclaredPoolerPassesTheServersLimitThrough() throws Exception {
+        ManagedDataSource dataSource = start("sizing-undeclared", PoolerMode.NONE);
         try {
-            ILoggingEvent line = log.await("sizing-bouncer-app");
+            ILoggingEvent line = log.await("sizing-undeclared");
 
-            assertThat(line.getLevel()).isEqualTo(Level.INFO);
-            assertThat(line.getFormattedMessage()).startsWith("Pool sizing-bouncer-app: maxSize 4 goes through a "
-                + "transaction pooler whose client limit cannot be read (PgBouncer shows it only on its admin "
-                + "console, database pgbouncer, to users in admin_users or stats_users: ")
-                .endsWith("; PostgreSQL behind it accepts " + (PgBouncerStack.SERVER_MAX_CONNECTIONS - 3)
-                    + " (max_connections " + PgBouncerStack.SERVER_MAX_CONNECTIONS + " minus 3 reserved); the "
-                    + "pooler's server connections, not this pool's, count against that");
+            // PgBouncer forwards the query: without pooler: transaction the line reads as if the pool were direct
+            assertThat(line.getFormattedMessage()).startsWith("Pool sizing-undeclared: maxSize 4 is 7% of the "
+                + SERVER_LIMIT + " connections PostgreSQL accepts");
         } finally {
             dataSource.stop();
         }
