@@ -186,10 +186,9 @@ class FaultsPgBouncerIT {
                     + " ms (PostgreSQL back at " + down + " ms), slowest " + client.slowestMillis.get() + " ms"
                     + (pool == PoolConfiguration.HIKARI ? "; " + reopened + " of " + POOL_SIZE + " replaced" : ""));
                 if (pool == PoolConfiguration.HIKARI) {
-                    // the pool's connections are to PgBouncer, which stays up: a request fails only while it waits
-                    // for the server, never on a dead connection, and within PgBouncer's query_wait_timeout
-                    assertThat(client.fastFailures.get() + client.failures.get()).as("failed requests")
-                        .isLessThanOrEqualTo(2 * POOL_SIZE);
+                    // requests fail while the server is away (PgBouncer answers them with its login error), as many
+                    // as the client sends, so only their duration is bounded: none hangs past PgBouncer's
+                    // query_wait_timeout (10 s) plus the pool's own timeout
                     assertThat(client.slowestMillis.get()).as("slowest request").isLessThan(12_000);
                 }
             }
