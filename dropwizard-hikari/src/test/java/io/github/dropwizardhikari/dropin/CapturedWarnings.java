@@ -49,12 +49,6 @@ final class CapturedWarnings implements AutoCloseable {
         return messages().stream().filter(message -> start.matcher(message).matches()).toList();
     }
 
-    /** The messages that name a field anywhere, by its path or its quoted key. */
-    List<String> naming(String field) {
-        Pattern name = Pattern.compile("(hikari\\.|')" + Pattern.quote(field) + "(?![A-Za-z0-9_])");
-        return messages().stream().filter(message -> name.matcher(message).find()).toList();
-    }
-
     @Override
     public void close() {
         root.detachAppender(appender);
