@@ -8,8 +8,8 @@ import java.util.Random;
 /**
  * Draws random {@code database:} blocks over every field of Dropwizard's {@code DataSourceFactory}, with values
  * across and beyond both pools' limits: durations around HikariCP's floors (250 ms, 2 s, 10 s, 30 s) and
- * Dropwizard's (more than 0, 50 ms), sub-millisecond and multi-hour ones, sizes from 0 to 200 (and a few
- * negative), every isolation level and every Tomcat-only key. The url is always a fresh in-memory H2 database.
+ * Dropwizard's (more than 0, 50 ms), sub-millisecond ones and ones of hours and days, sizes from 0 to 200 (and a
+ * few negative), every isolation level and every Tomcat-only key. The url is always a fresh in-memory H2 database.
  */
 final class BlockGenerator {
     /** Every duration field of {@code DataSourceFactory}. */
@@ -133,6 +133,9 @@ final class BlockGenerator {
         }
         if (dice < 0.05) {
             return (1 + random.nextInt(999)) + pick(" microseconds", "us", "ns");
+        }
+        if (dice < 0.07) {
+            return (1 + random.nextInt(400)) + pick(" days", "d");
         }
         long millis;
         if (dice < 0.85) {
