@@ -14,6 +14,7 @@ final class BlockReport {
     private int acceptedWithAdjustments;
     private int refusedByBoth;
     private int defaultCaused;
+    private int defaultCausedOnlyBelowStatedInitialSize;
     private int poolsStarted;
     private int isolationNoneRefusedByH2;
     private int acceptedByHikari;
@@ -46,6 +47,10 @@ final class BlockReport {
 
     void countDefaultCaused() {
         defaultCaused++;
+    }
+
+    void countDefaultCausedOnlyBelowStatedInitialSize() {
+        defaultCausedOnlyBelowStatedInitialSize++;
     }
 
     void countPoolStarted() {
@@ -118,6 +123,8 @@ final class BlockReport {
             + "  accepted by Dropwizard, accepted by hikari: " + acceptedByDropwizard + "\n"
             + "  refused by Dropwizard only because of its size defaults, accepted by hikari: " + defaultCaused
             + "\n"
+            + "    of which minSize is left out and a stated initialSize is below hikari's maxSize: "
+            + defaultCausedOnlyBelowStatedInitialSize + "\n"
             + "  refused by Dropwizard, refused by hikari: " + refusedByBoth + "\n"
             + "  accepted by hikari:                       " + acceptedByHikari + "\n"
             + "    of which with a value adjusted (WARN):  " + acceptedWithAdjustments + "\n"

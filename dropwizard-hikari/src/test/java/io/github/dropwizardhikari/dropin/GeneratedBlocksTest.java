@@ -99,6 +99,9 @@ class GeneratedBlocksTest {
             report.countAcceptedByDropwizard();
         } else if (refusedOnlyForDropwizardsSizeDefaults(block)) {
             report.countDefaultCaused();
+            if (refusedWithLeftOutMinSizeAtMaxSize(block)) {
+                report.countDefaultCausedOnlyBelowStatedInitialSize();
+            }
         } else {
             assertThat(hikariRefusal).as("hikari: must refuse what Dropwizard refuses: %s",
                 dropwizard.get().getMessage()).isNotNull();
@@ -138,6 +141,20 @@ class GeneratedBlocksTest {
         GeneratedBlock completed = block.with(Map.of("maxSize", String.valueOf(completedMax),
             "minSize", String.valueOf(completedMin), "initialSize", String.valueOf(completedInitial)));
         return refusal(() -> PoolBlocks.database(completed.yaml("database"))).isEmpty();
+    }
+
+    /**
+     * The same completion but with a left-out minSize at hikari's maxSize even above a stated initialSize
+     * ({@code initialSize: 3} alone): Dropwizard refuses that, the rule on stated values accepts it. Counted apart.
+     */
+    private static boolean refusedWithLeftOutMinSizeAtMaxSize(GeneratedBlock block) {
+        if (block.states("minSize") || !block.states("initialSize")) {
+            return false;
+        }
+        int completedMax = block.size("maxSize").orElseGet(() -> expectedDefaultMaxSize(block));
+        GeneratedBlock completed = block.with(Map.of("maxSize", String.valueOf(completedMax),
+            "minSize", String.valueOf(completedMax)));
+        return refusal(() -> PoolBlocks.database(completed.yaml("database"))).isPresent();
     }
 
     private static int expectedDefaultMaxSize(GeneratedBlock block) {
