@@ -33,6 +33,7 @@ import io.github.dropwizardhikari.config.rules.SettingsValidator;
 import io.github.dropwizardhikari.config.rules.ValidSettings;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
+import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
@@ -127,9 +128,13 @@ import static java.util.Objects.requireNonNull;
  * that decides which exceptions evict a connection.</td></tr>
  * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>A
  * {@code HikariCredentialsProvider} that supplies user and password for each new connection.</td></tr>
+ * <tr><td>{@code credentials}</td><td></td><td>none</td><td>Read user and password from files at each new
+ * connection ({@code userFile}, {@code passwordFile}, {@code lifetime}); see {@link CredentialsFactory}.</td></tr>
  * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs}
  * (default: {@code maxWaitForConnection}) and {@code expected99thPercentileMs} (adds the
  * {@code Connection99Percent} check).</td></tr>
+ * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also register the gauges Dropwizard's
+ * Tomcat pool registers, under the same names, fed from HikariCP.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Let JDBI and Hibernate add a comment
  * naming the calling method to each query.</td></tr>
  * <tr><td>{@code admission}</td><td></td><td>on, at {@code maxSize} requests</td><td>Pool-aware admission of
@@ -311,8 +316,16 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     private String credentialsProviderClassName;
 
     @JsonProperty
+    @Valid
+    @Nullable
+    private CredentialsFactory credentials;
+
+    @JsonProperty
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
+
+    @JsonProperty
+    private boolean tomcatMetricNames = false;
 
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
@@ -419,6 +432,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonIgnore
     private boolean keepaliveTimeSet = false;
+
+    @JsonIgnore
+    private boolean credentialsLifetimeChecked = false;
 
     // ---- where connections come from
 
@@ -737,6 +753,19 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
+    /**
+     * @return where user and password are read at each new connection, if from files
+     */
+    @JsonProperty
+    public Optional<CredentialsFactory> getCredentials() {
+        return Optional.ofNullable(credentials);
+    }
+
+    @JsonProperty
+    public void setCredentials(@Nullable CredentialsFactory credentials) {
+        this.credentials = credentials;
+    }
+
     @JsonProperty
     public Map<String, String> getHealthCheckProperties() {
         return healthCheckProperties;
@@ -745,6 +774,19 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @JsonProperty
     public void setHealthCheckProperties(Map<String, String> healthCheckProperties) {
         this.healthCheckProperties = healthCheckProperties;
+    }
+
+    /**
+     * @return whether the pool also registers the gauges of Dropwizard's Tomcat pool, under their names
+     */
+    @JsonProperty
+    public boolean isTomcatMetricNames() {
+        return tomcatMetricNames;
+    }
+
+    @JsonProperty
+    public void setTomcatMetricNames(boolean tomcatMetricNames) {
+        this.tomcatMetricNames = tomcatMetricNames;
     }
 
     // ---- for Dropwizard's clients
@@ -1103,6 +1145,32 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             check.error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and "
                 + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)");
         }
+        checkCredentials(check);
+    }
+
+    /**
+     * One source per credential: the {@code credentials} files, a provider class, or {@code user} and
+     * {@code password}. Warns, once, when connections may outlive a credential's lifetime.
+     */
+    private void checkCredentials(RuleCheck check) {
+        if (credentials == null) {
+            return;
+        }
+        if (credentialsProviderClassName != null) {
+            check.error("credentials", "must not be set together with credentialsProviderClassName (a pool has one "
+                + "credentials provider)");
+        }
+        if (user != null && credentials.getUserFile().isPresent()) {
+            check.error("user", "must not be set together with credentials.userFile (two sources for one setting)");
+        }
+        if (password != null && credentials.getPasswordFile().isPresent()) {
+            check.error("password", "must not be set together with credentials.passwordFile (two sources for one "
+                + "setting)");
+        }
+        if (!credentialsLifetimeChecked) {
+            credentialsLifetimeChecked = true;
+            credentials.warnIfConnectionsOutliveCredentials(check.origin().pathOf("credentials"), maxConnectionAge);
+        }
     }
 
     /**
@@ -1291,6 +1359,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         if (credentialsProviderClassName != null) {
             config.setCredentialsProviderClassName(credentialsProviderClassName);
         }
+        if (credentials != null) {
+            config.setCredentialsProvider(credentials.build(user, password));
+        }
         if (exceptionOverrideClassName != null) {
             config.setExceptionOverrideClassName(exceptionOverrideClassName);
         }
@@ -1312,7 +1383,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         IntConsumer onResize = poolSizedAdmissionLimit == null
             ? newMaxSize -> { }
             : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
-        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize, new PoolSizing(pooler));
+        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize, new PoolSizing(pooler),
+            tomcatMetricNames);
     }
 
 

@@ -12,6 +12,7 @@ import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
+import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,8 @@ class HikariDataSourceFactoryTest {
 
     @Test
     void fullConfigurationMapsEveryFieldOntoHikariConfig() throws Exception {
-        HikariConfig config = FactoryFixtures.parse("full.yml").toHikariConfig(metrics, "full");
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        HikariConfig config = factory.toHikariConfig(metrics, "full");
 
         assertThat(config.getPoolName()).isEqualTo("full");
         assertThat(config.getJdbcUrl()).isEqualTo("jdbc:h2:mem:full");
@@ -59,6 +61,23 @@ class HikariDataSourceFactoryTest {
         assertThat(config.getHealthCheckProperties())
             .containsOnly(entry("connectivityCheckTimeoutMs", "1500"), entry("expected99thPercentileMs", "10"));
         assertThat(config.getMetricRegistry()).isSameAs(metrics);
+        assertThat(factory.isTomcatMetricNames()).isTrue();
+    }
+
+    @Test
+    void credentialsFromFilesBecomeHikarisCredentialsProvider() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("credentials.yml");
+        HikariConfig config = factory.toHikariConfig(metrics, "credentials");
+
+        assertThat(factory.getCredentials()).hasValueSatisfying(credentials -> {
+            assertThat(credentials.getPasswordFile()).contains("src/test/resources/secrets/password");
+            assertThat(credentials.getUserFile()).isEmpty();
+            assertThat(credentials.getLifetime()).contains(Duration.minutes(15));
+        });
+        assertThat(config.getCredentialsProvider()).isInstanceOf(FileCredentialsProvider.class);
+        assertThat(config.getCredentialsProvider().getCredentials().getUsername()).isEqualTo("app");
+        assertThat(config.getCredentialsProvider().getCredentials().getPassword()).isEqualTo("fixture-password");
+        assertThat(factory.toString()).doesNotContain("fixture-password");
     }
 
     @Test
@@ -117,6 +136,8 @@ class HikariDataSourceFactoryTest {
         assertThat(config.getCredentialsProvider()).isNull();
         assertThat(config.getHealthCheckProperties()).isEmpty();
 
+        assertThat(factory.getCredentials()).isEmpty();
+        assertThat(factory.isTomcatMetricNames()).isFalse();
         assertThat(factory.isAutoCommentsEnabled()).isTrue();
         assertThat(factory.getValidationQuery()).isEmpty();
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));

@@ -41,6 +41,10 @@ class InvalidConfigurationTest {
         "invalid_admission_limit.yml                 | hikari.admission.maxConcurrentRequests must be greater than or equal to 1",
         "invalid_admission_paths.yml                 | hikari.admission.paths must not be empty",
         "invalid_pooler.yml                          | pooler must be one of none, transaction, not 'statement'",
+        "invalid_credentials_unreadable_file.yml     | hikari.credentials.passwordFile must name a readable file: /nonexistent/dropwizard-hikari/password does not exist",
+        "invalid_credentials_with_password.yml       | hikari.password must not be set together with credentials.passwordFile",
+        "invalid_credentials_with_provider_class.yml | hikari.credentials must not be set together with credentialsProviderClassName",
+        "invalid_credentials_no_file.yml             | needs userFile, passwordFile or both",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> FactoryFixtures.parse(fixture))

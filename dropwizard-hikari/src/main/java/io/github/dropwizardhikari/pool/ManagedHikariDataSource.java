@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
+import io.github.dropwizardhikari.metrics.TomcatMetricNames;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,11 +44,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final HealthCheckRegistry healthChecks;
     private final IntConsumer onResize;
     private final PoolSizing sizing;
+    private final boolean tomcatMetricNames;
     private final List<String> registeredHealthChecks = new ArrayList<>();
     private final Object lock = new Object();
 
     @Nullable
     private volatile HikariDataSource pool;
+    @Nullable
+    private TomcatMetricNames tomcatGauges;
     private volatile boolean closed;
 
     /**
@@ -68,10 +72,22 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, PoolSizing sizing) {
+        this(config, healthChecks, onResize, sizing, false);
+    }
+
+    /**
+     * @param sizing            logs the pool's size against the server's connection limit, in the background, each
+     *                          time the pool starts
+     * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool
+     *                          registers (see {@link TomcatMetricNames})
+     */
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
+                                   IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
         this.onResize = requireNonNull(onResize, "onResize");
         this.sizing = requireNonNull(sizing, "sizing");
+        this.tomcatMetricNames = tomcatMetricNames;
     }
 
     public String getPoolName() {
@@ -112,6 +128,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             pool = null;
         }
         unregisterHealthChecks();
+        removeTomcatGauges();
         if (running != null) {
             awaitBorrowedConnections(running);
             // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics.
@@ -235,6 +252,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
         }
         registerHealthChecks(hikariChecks);
+        try {
+            registerTomcatGauges(started);
+        } catch (IllegalStateException e) {
+            // another pool of this name has the gauges: leave nothing of this one behind
+            unregisterHealthChecks();
+            started.close();
+            throw e;
+        }
         return started;
     }
 
@@ -257,6 +282,23 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             healthChecks.register(name, new PoolHealthCheck(hikariChecks.getHealthCheck(name), this::isClosed,
                 getPoolName()));
             registeredHealthChecks.add(name);
+        }
+    }
+
+    private void registerTomcatGauges(HikariDataSource started) {
+        Object registry = config.getMetricRegistry();
+        if (tomcatMetricNames && registry instanceof MetricRegistry) {
+            tomcatGauges = TomcatMetricNames.register((MetricRegistry) registry, getPoolName(),
+                started.getHikariPoolMXBean());
+        }
+    }
+
+    private void removeTomcatGauges() {
+        synchronized (lock) {
+            if (tomcatGauges != null) {
+                tomcatGauges.remove();
+                tomcatGauges = null;
+            }
         }
     }
 

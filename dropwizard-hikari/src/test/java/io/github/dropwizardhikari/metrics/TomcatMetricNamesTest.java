@@ -105,6 +105,38 @@ class TomcatMetricNamesTest {
         }
     }
 
+    @Test
+    void theFactorysSettingRegistersThemWhileThePoolRuns() throws Exception {
+        MetricRegistry registry = new MetricRegistry();
+        HikariDataSourceFactory hikari = new HikariDataSourceFactory();
+        hikari.setUrl("jdbc:h2:mem:hikari-setting;DB_CLOSE_DELAY=-1");
+        hikari.setUser("sa");
+        hikari.setTomcatMetricNames(true);
+
+        for (int round = 0; round < 2; round++) {
+            ManagedDataSource pool = hikari.build(registry, POOL);
+            assertThat(tomcatGauges(registry)).as("nothing before the pool starts").isEmpty();
+            try (Connection connection = pool.getConnection()) {
+                assertThat(tomcatGauges(registry)).hasSize(11);
+                assertThat(values(registry)).containsEntry("active", 1);
+            } finally {
+                pool.stop();
+            }
+            assertThat(tomcatGauges(registry)).as("removed on stop").isEmpty();
+        }
+
+        HikariDataSourceFactory plain = new HikariDataSourceFactory();
+        plain.setUrl("jdbc:h2:mem:hikari-plain;DB_CLOSE_DELAY=-1");
+        plain.setUser("sa");
+        ManagedDataSource pool = plain.build(registry, "plain");
+        try (Connection connection = pool.getConnection()) {
+            assertThat(tomcatGauges(registry)).as("off by default").isEmpty();
+            assertThat(registry.getNames()).contains("plain.pool.Wait");
+        } finally {
+            pool.stop();
+        }
+    }
+
     private static Map<String, Object> values(MetricRegistry registry) {
         Map<String, Object> values = new TreeMap<>();
         String prefix = TomcatMetricNames.PREFIX + "." + POOL + ".";
