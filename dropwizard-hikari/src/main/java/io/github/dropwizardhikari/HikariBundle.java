@@ -8,6 +8,8 @@ import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
+import io.github.dropwizardhikari.tasks.BuiltPools;
+import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,10 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Unless {@code admission.enabled} is {@code false}, the bundle also puts Jetty's QoS handler in front of the
  * application's servlets, limiting concurrent requests to the pool's size (see {@link AdmissionFactory}).</p>
+ *
+ * <p>The bundle also adds the pool tasks to the admin port ({@code pool-status}, {@code pool-evict},
+ * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
+ * They act on every HikariCP pool the application builds, from this bundle's factory or any other.</p>
  *
  * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
  *
@@ -72,6 +78,7 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
             return;
         }
         factory.setHealthCheckRegistry(environment.healthChecks());
+        PoolTasks.register(environment, BuiltPools.of(environment.metrics()));
         AdmissionFactory admissionFactory = factory.getAdmission();
         if (admissionFactory.isEnabled()) {
             PoolAdmissionHandler admission = admissionFactory.build(factory.getMaxSize(),

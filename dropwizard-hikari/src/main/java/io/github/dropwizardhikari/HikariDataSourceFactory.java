@@ -39,6 +39,7 @@ import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
 import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.tasks.BuiltPools;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -1383,8 +1384,11 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         IntConsumer onResize = poolSizedAdmissionLimit == null
             ? newMaxSize -> { }
             : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
-        return new ManagedHikariDataSource(config, healthCheckRegistry, onResize, new PoolSizing(pooler),
-            tomcatMetricNames);
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config, healthCheckRegistry, onResize,
+            new PoolSizing(pooler), tomcatMetricNames);
+        // so that the admin tasks find every pool of the environment, whichever client built it
+        BuiltPools.remember(metricRegistry, pool);
+        return pool;
     }
 
 

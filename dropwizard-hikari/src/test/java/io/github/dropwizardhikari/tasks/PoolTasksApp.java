@@ -3,19 +3,20 @@ package io.github.dropwizardhikari.tasks;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Three pools: {@code alpha} (suspendable) and {@code beta}, started by the lifecycle, and {@code lazy}, built and
- * never used.
+ * never used. One {@link HikariBundle}, for {@code alpha}, registers the tasks; they find all three pools.
  */
 public class PoolTasksApp extends Application<PoolTasksApp.Config> {
     public static class Config extends Configuration {
@@ -38,6 +39,16 @@ public class PoolTasksApp extends Application<PoolTasksApp.Config> {
     static final Map<String, ManagedHikariDataSource> POOLS = new ConcurrentHashMap<>();
 
     @Override
+    public void initialize(Bootstrap<Config> bootstrap) {
+        bootstrap.addBundle(new HikariBundle<>() {
+            @Override
+            public HikariDataSourceFactory getDataSourceFactory(Config configuration) {
+                return configuration.alpha;
+            }
+        });
+    }
+
+    @Override
     public void run(Config configuration, Environment environment) {
         ManagedHikariDataSource alpha = (ManagedHikariDataSource) configuration.alpha.build(environment.metrics(),
             "alpha");
@@ -50,6 +61,5 @@ public class PoolTasksApp extends Application<PoolTasksApp.Config> {
         POOLS.put("alpha", alpha);
         POOLS.put("beta", beta);
         POOLS.put("lazy", lazy);
-        PoolTasks.register(environment, () -> List.of(alpha, beta, lazy));
     }
 }
