@@ -161,6 +161,23 @@ class QuestionsApplicationTest {
         }
     }
 
+    @Test
+    void thePoolTasksAreOnTheAdminPort() {
+        try (Response status = HIKARI_H2.client().target(adminUrl(HIKARI_H2, "/tasks/pool-status")).request()
+                 .post(Entity.text(""));
+             Response resize = HIKARI_H2.client().target(adminUrl(HIKARI_H2, "/tasks/pool-resize?maxSize=0"))
+                 .request().post(Entity.text(""))) {
+            assertThat(status.getStatus()).isEqualTo(200);
+            assertThat(status.readEntity(String.class)).contains("pool: questions\n", "state: running\n");
+            assertThat(resize.getStatus()).isEqualTo(400);
+            assertThat(resize.readEntity(String.class)).startsWith("maxSize must be at least 1");
+        }
+        try (Response tomcat = TOMCAT_H2.client().target(adminUrl(TOMCAT_H2, "/tasks/pool-status")).request()
+                 .post(Entity.text(""))) {
+            assertThat(tomcat.getStatus()).as("no HikariCP pool, no tasks").isEqualTo(404);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("badRequests")
     void badInputNamesTheParameter(String request, int status, String message) {
