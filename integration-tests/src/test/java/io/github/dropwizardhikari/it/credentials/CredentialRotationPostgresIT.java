@@ -1,7 +1,7 @@
 package io.github.dropwizardhikari.it.credentials;
 
 import io.dropwizard.testing.DropwizardTestSupport;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.github.dropwizardhikari.it.db.PasswordCheckingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,8 +9,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,9 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the pool reads ({@code hikari.credentials.passwordFile}); requests keep succeeding on the connections already
  * open, {@code pool-evict} retires those, and the pool's new connections log in with the new password.
  *
- * <p>This test starts a PostgreSQL server of its own, because the suite's shared server trusts every local
- * login and so would accept any password: here {@code pg_hba.conf} requires a SCRAM password for every role but
- * the superuser.</p>
+ * <p>On a PostgreSQL server of the test's own that checks passwords ({@link PasswordCheckingPostgres}).</p>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CredentialRotationPostgresIT {
@@ -57,7 +52,7 @@ class CredentialRotationPostgresIT {
     private static final Logger LOGGER = LoggerFactory.getLogger(CredentialRotationPostgresIT.class);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private EmbeddedPostgres postgres;
+    private PasswordCheckingPostgres postgres;
     private Path secrets;
     private Path passwordFile;
     private Path config;
@@ -66,19 +61,14 @@ class CredentialRotationPostgresIT {
     @BeforeAll
     void start() throws Exception {
         long started = System.nanoTime();
-        postgres = EmbeddedPostgres.builder()
-            .setDataDirectoryCustomizer(dataDirectory -> requirePasswords(dataDirectory.toPath()))
-            .start();
-        try (Connection admin = superuser(); Statement statement = admin.createStatement()) {
-            statement.execute("SET password_encryption = 'scram-sha-256'");
-            statement.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + FIRST + "'");
-        }
+        postgres = PasswordCheckingPostgres.start();
+        postgres.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + FIRST + "'");
         secrets = Files.createTempDirectory("rotation-secrets");
         Path userFile = Files.writeString(secrets.resolve("username"), ROLE + "\n");
         passwordFile = Files.writeString(secrets.resolve("password"), FIRST + "\n");
         config = Files.createTempFile("rotation", ".yml");
         Files.writeString(config, "hikari:\n"
-            + "  url: jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres\n"
+            + "  url: " + postgres.url() + "\n"
             + "  credentials:\n"
             + "    userFile: " + userFile + "\n"
             + "    passwordFile: " + passwordFile + "\n"
@@ -121,31 +111,9 @@ class CredentialRotationPostgresIT {
         }
     }
 
-    private static void requirePasswords(Path dataDirectory) {
-        try {
-            Files.writeString(dataDirectory.resolve("pg_hba.conf"), String.join("\n",
-                "local all all trust",
-                "host all postgres 127.0.0.1/32 trust",
-                "host all postgres ::1/128 trust",
-                "host all all 127.0.0.1/32 scram-sha-256",
-                "host all all ::1/128 scram-sha-256", ""));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private Connection superuser() throws SQLException {
-        return postgres.getPostgresDatabase().getConnection();
-    }
-
-    private Connection login(String password) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres", ROLE,
-            password);
-    }
-
     private Set<Integer> serverProcessesOfRole() throws SQLException {
         Set<Integer> pids = new HashSet<>();
-        try (Connection admin = superuser(); Statement statement = admin.createStatement();
+        try (Connection admin = postgres.superuser(); Statement statement = admin.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE usename = '" + ROLE
                  + "'")) {
             while (rows.next()) {
@@ -200,12 +168,10 @@ class CredentialRotationPostgresIT {
             // the secret manager writes the new file (atomically, as Kubernetes does), then the role changes
             Path next = Files.writeString(secrets.resolve("password.next"), SECOND + "\n");
             Files.move(next, passwordFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (Connection admin = superuser(); Statement statement = admin.createStatement()) {
-                statement.execute("ALTER ROLE " + ROLE + " PASSWORD '" + SECOND + "'");
-            }
-            assertThatThrownBy(() -> login(FIRST).close()).isInstanceOf(SQLException.class)
+            postgres.execute("ALTER ROLE " + ROLE + " PASSWORD '" + SECOND + "'");
+            assertThatThrownBy(() -> postgres.login(ROLE, FIRST).close()).isInstanceOf(SQLException.class)
                 .hasMessageContaining("password authentication failed");
-            login(SECOND).close();
+            postgres.login(ROLE, SECOND).close();
             awaitServed(served, served.get() + 50);
             assertThat(serverProcessesOfRole()).as("open connections stay open after the change")
                 .containsAll(before);
@@ -237,7 +203,6 @@ class CredentialRotationPostgresIT {
         }
         LOGGER.warn("Rotation: {} requests, {} failed", served.get(), failures.size());
         assertThat(failures).as("failed requests").isEmpty();
-        assertThat(served.get()).isGreaterThan(300);
     }
 
     private static void awaitServed(AtomicInteger served, int count) throws InterruptedException {
