@@ -8,6 +8,7 @@ import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
+import io.github.dropwizardhikari.registry.PoolRegistry;
 import io.github.dropwizardhikari.tasks.BuiltPools;
 import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
@@ -27,11 +28,11 @@ import static java.util.Objects.requireNonNull;
  * });
  * }</pre>
  *
- * <p>In {@link #run} the bundle hands the environment's health check registry to the factory, so every pool
- * built from it afterwards, by {@code JdbiFactory}, {@code HibernateBundle} or the application, registers
+ * <p>In {@link #initialize} the bundle pairs the bootstrap's metric registry with its health check registry
+ * (Dropwizard builds the environment from these two), so every pool built with the application's metric registry,
+ * by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this one, or the application, registers
  * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
- * when configured) beside its metrics. Bundles run before {@code Application.run}, so this covers every pool the
- * application builds.</p>
+ * when configured) beside its metrics. The factory holds settings only.</p>
  *
  * <p>Unless {@code admission.enabled} is {@code false}, the bundle also puts Jetty's QoS handler in front of the
  * application's servlets, limiting concurrent requests to the pool's size (see {@link AdmissionFactory}).</p>
@@ -66,18 +67,19 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
 
     @Override
     public void initialize(Bootstrap<?> bootstrap) {
-        // nothing to set up before the configuration is known
+        PoolRegistry.pair(bootstrap.getMetricRegistry(), bootstrap.getHealthCheckRegistry());
     }
 
     @Override
     public void run(T configuration, Environment environment) {
         this.environment = requireNonNull(environment, "environment");
+        // the same pair as in initialize, unless the application replaced a registry since
+        PoolRegistry.pair(environment.metrics(), environment.healthChecks());
         this.factory = getDataSourceFactory(configuration);
         if (factory == null) {
             LOGGER.info("No HikariCP data source configured; {} does nothing", getClass().getName());
             return;
         }
-        factory.setHealthCheckRegistry(environment.healthChecks());
         PoolTasks.register(environment, BuiltPools.of(environment.metrics()));
         AdmissionFactory admissionFactory = factory.getAdmission();
         if (admissionFactory.isEnabled()) {

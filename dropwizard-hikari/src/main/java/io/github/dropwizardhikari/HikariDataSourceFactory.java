@@ -1,7 +1,6 @@
 package io.github.dropwizardhikari;
 
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.health.HealthCheckRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -39,6 +38,7 @@ import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
 import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.registry.PoolRegistry;
 import io.github.dropwizardhikari.tasks.BuiltPools;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -70,88 +70,117 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Dropwizard's field names are used wherever the meaning is the same, so a {@code database:} block can be
  * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
- * {@code DataSourceFactory} exists here with the same signature.</p>
+ * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
+ *
+ * <p>Every value Dropwizard's {@code DataSourceFactory} accepts is accepted. Where HikariCP cannot do exactly what
+ * a value says, the nearest safe value is used ("adjusted") and one warning, naming the setting's full path, the
+ * value asked, the value used and why, is logged when the configuration is validated. What Dropwizard refuses is
+ * an error, and so are HikariCP-only settings and HikariCP alias names out of range; errors name the setting's
+ * full path. The README's configuration reference has the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
  * <tr><th>Name</th><th>Aliases</th><th>Default</th><th>Description</th></tr>
- * <tr><td>{@code url}</td><td>{@code jdbcUrl}</td><td>none</td><td>The JDBC URL. Exactly one of {@code url} and
- * {@code dataSourceClassName} is required.</td></tr>
- * <tr><td>{@code dataSourceClassName}</td><td></td><td>none</td><td>A JDBC {@code DataSource} class to use
- * instead of a URL; {@code properties} are set on it as bean properties.</td></tr>
- * <tr><td>{@code driverClass}</td><td>{@code driverClassName}</td><td>found from the URL</td><td>The JDBC driver
- * class; only with {@code url}.</td></tr>
+ * <tr><td>{@code url}</td><td>{@code jdbcUrl}</td><td>none</td><td>The JDBC URL. Rule: {@code url} or {@code
+ * dataSourceClassName}, not both. Out of range: error.</td></tr>
+ * <tr><td>{@code dataSourceClassName}</td><td></td><td>none</td><td>A JDBC {@code DataSource} class used instead of a
+ * URL; {@code properties} are set on it as bean properties. Rule: not with {@code url} or {@code driverClass}; a
+ * {@code javax.sql.DataSource} with a public no-argument constructor. Out of range: error.</td></tr>
+ * <tr><td>{@code driverClass}</td><td>{@code driverClassName}</td><td>none (found from the URL)</td><td>The JDBC
+ * driver class. Rule: a {@code java.sql.Driver} on the class path; only with {@code url}. Out of range:
+ * error.</td></tr>
  * <tr><td>{@code user}</td><td>{@code username}</td><td>none</td><td>The user to connect as.</td></tr>
- * <tr><td>{@code password}</td><td></td><td>none</td><td>The password; never printed.</td></tr>
- * <tr><td>{@code properties}</td><td>{@code dataSourceProperties}</td><td>none</td><td>Driver or data source
- * properties.</td></tr>
+ * <tr><td>{@code password}</td><td></td><td>none</td><td>The password. Write-only: never in {@code toString()}, JSON,
+ * logs, metrics or health output.</td></tr>
+ * <tr><td>{@code properties}</td><td>{@code dataSourceProperties}</td><td>none</td><td>Driver properties (or data
+ * source bean properties). In JSON and {@code toString()}, values under secret-looking keys ({@code password}, {@code
+ * token}, {@code key}, ...) and passwords inside URL values are masked.</td></tr>
  * <tr><td>{@code minSize}</td><td>{@code minimumIdle}</td><td>same as {@code maxSize}</td><td>Idle connections
- * to keep; 0 to {@code maxSize}.</td></tr>
- * <tr><td>{@code maxSize}</td><td>{@code maximumPoolSize}</td><td>10</td><td>The most connections, idle and in
- * use; at least 1.</td></tr>
- * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long
- * {@code getConnection()} waits before it fails; at least 250 milliseconds.</td></tr>
- * <tr><td>{@code minIdleTime}</td><td>{@code idleTimeout}</td><td>10 minutes</td><td>How long a connection
- * above {@code minSize} may sit idle; 0 (never) or at least 10 seconds, and 1 second below
- * {@code maxConnectionAge}.</td></tr>
- * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a
- * connection lives; 0 (no limit) or at least 30 seconds.</td></tr>
- * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested; 0
- * (off) or at least 30 seconds, and below {@code maxConnectionAge}.</td></tr>
- * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 (off)</td><td>Log a connection held longer than
- * this; 0 or at least 2 seconds, and below {@code maxConnectionAge}.</td></tr>
- * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none</td><td>SQL that tests a
- * connection; without it, JDBC 4 {@code Connection.isValid()} is used.</td></tr>
- * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or
- * {@code maxWaitForConnection} if shorter</td><td>How long a connection test may take; at least 250 milliseconds,
- * at most {@code maxWaitForConnection}.</td></tr>
- * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on
- * every new connection.</td></tr>
- * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit
- * state of returned connections.</td></tr>
- * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state
- * of returned connections.</td></tr>
- * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>driver default</td><td>The catalog of returned
- * connections.</td></tr>
- * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT}
- * (driver default)</td><td>{@code NONE}, {@code READ_UNCOMMITTED}, {@code READ_COMMITTED},
- * {@code REPEATABLE_READ} or {@code SERIALIZABLE}; HikariCP's {@code TRANSACTION_*} names too.</td></tr>
- * <tr><td>{@code schema}</td><td></td><td>driver default</td><td>The schema of returned connections.</td></tr>
- * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long the pool's start
- * tries to get a first connection before it fails; 0 starts the pool even when the database is down.</td></tr>
- * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>Run the pool's own queries in
- * their own transaction.</td></tr>
- * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Allow suspending the pool through
- * JMX.</td></tr>
- * <tr><td>{@code registerMbeans}</td><td></td><td>{@code false}</td><td>Register HikariCP's JMX
- * beans.</td></tr>
- * <tr><td>{@code exceptionOverrideClassName}</td><td></td><td>none</td><td>A {@code SQLExceptionOverride}
- * that decides which exceptions evict a connection.</td></tr>
- * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>A
- * {@code HikariCredentialsProvider} that supplies user and password for each new connection.</td></tr>
- * <tr><td>{@code credentials}</td><td></td><td>none</td><td>Read user and password from files at each new
- * connection ({@code userFile}, {@code passwordFile}, {@code lifetime}); see {@link CredentialsFactory}.</td></tr>
- * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs}
- * (default: {@code maxWaitForConnection}) and {@code expected99thPercentileMs} (adds the
- * {@code Connection99Percent} check).</td></tr>
- * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also register the gauges Dropwizard's
- * Tomcat pool registers, under the same names, fed from HikariCP.</td></tr>
- * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Let JDBI and Hibernate add a comment
- * naming the calling method to each query.</td></tr>
- * <tr><td>{@code admission}</td><td></td><td>on, at {@code maxSize} requests</td><td>Pool-aware admission of
- * HTTP requests; see {@link AdmissionFactory}.</td></tr>
- * <tr><td>{@code pooler}</td><td></td><td>{@code none}</td><td>{@code transaction} when a transaction pooler
- * (PgBouncer's transaction mode) sits in front of the server: warns at startup about settings that cannot work
- * through it, and the sizing log stops measuring {@code maxSize} against the server behind it.</td></tr>
+ * HikariCP keeps ready; the default makes a fixed-size pool. Rule: 0 or more; at most {@code maxSize} and {@code
+ * initialSize} when those are set. Out of range: error.</td></tr>
+ * <tr><td>{@code maxSize}</td><td>{@code maximumPoolSize}</td><td>10</td><td>The most connections, idle and in use.
+ * Rule: at least 1; at least {@code minSize} and {@code initialSize}. Out of range: error; when {@code maxSize} is not
+ * set and {@code minSize} or {@code initialSize} is larger, {@code maxSize} is raised to it (adjusted).</td></tr>
+ * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long {@code
+ * getConnection()} waits before it throws {@code SQLTransientConnectionException}. Rule: greater than 0; HikariCP: at
+ * least 250 ms. Out of range: below 250 ms: adjusted to 250 ms; under {@code connectionTimeout}: error.</td></tr>
+ * <tr><td>{@code minIdleTime}</td><td>{@code idleTimeout}</td><td>10 minutes</td><td>How long a connection above
+ * {@code minSize} may sit idle before it is closed. Rule: greater than 0 ({@code idleTimeout: 0}: never); HikariCP: at
+ * least 10 s, and 1 s below {@code maxConnectionAge}. Out of range: adjusted to 10 s, or to {@code maxConnectionAge}
+ * minus 1 s; under {@code idleTimeout}: error.</td></tr>
+ * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a connection
+ * lives; an in-use connection is retired when returned. Rule: greater than 0 ({@code maxLifetime: 0}: no limit);
+ * HikariCP: at least 30 s. Out of range: adjusted to 30 s; under {@code maxLifetime}: error.</td></tr>
+ * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested to keep it
+ * alive. Rule: 0 (off) or at least 30 s; below {@code maxConnectionAge}. Out of range: error; the default is turned
+ * off (adjusted) when {@code maxConnectionAge} is 2 minutes or less.</td></tr>
+ * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 milliseconds (off)</td><td>Logs a warning with the
+ * borrower's stack trace when a connection is held longer. Rule: 0 or at least 2 s; not above {@code
+ * maxConnectionAge}. Out of range: error.</td></tr>
+ * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none (JDBC 4 {@code
+ * Connection.isValid()})</td><td>SQL that tests a connection. Leave it unset for drivers that implement {@code
+ * isValid()}.</td></tr>
+ * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or {@code
+ * maxWaitForConnection} if shorter</td><td>How long a connection test may take. A test longer than {@code
+ * maxWaitForConnection} would let a borrow wait longer than that. Rule: greater than 0; HikariCP: at least 250 ms; at
+ * most {@code maxWaitForConnection}. Out of range: adjusted to 250 ms, or to {@code maxWaitForConnection}; under
+ * {@code validationTimeout}: error.</td></tr>
+ * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
+ * connection.</td></tr>
+ * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit state of
+ * every borrowed connection.</td></tr>
+ * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state of
+ * every borrowed connection.</td></tr>
+ * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>none (driver default)</td><td>The catalog of every
+ * borrowed connection.</td></tr>
+ * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT} (driver
+ * default)</td><td>The isolation of every borrowed connection. Rule: {@code NONE}, {@code READ_UNCOMMITTED}, {@code
+ * READ_COMMITTED}, {@code REPEATABLE_READ}, {@code SERIALIZABLE} (Dropwizard's spellings), or HikariCP's {@code
+ * TRANSACTION_*} names. Out of range: error.</td></tr>
+ * <tr><td>{@code schema}</td><td></td><td>none (driver default)</td><td>The schema of every borrowed
+ * connection.</td></tr>
+ * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long starting the pool tries to
+ * get a first connection before it fails; {@code 0 ms} starts the pool even when the database is down.</td></tr>
+ * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>Run the pool's own queries ({@code
+ * initializationQuery}, tests) in their own transaction.</td></tr>
+ * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Allow suspending and resuming the pool
+ * through JMX.</td></tr>
+ * <tr><td>{@code registerMbeans}</td><td></td><td>{@code false}</td><td>Register HikariCP's JMX beans.</td></tr>
+ * <tr><td>{@code exceptionOverrideClassName}</td><td></td><td>none</td><td>Decides which {@code SQLException}s evict a
+ * connection. Rule: a {@code SQLExceptionOverride} on the class path, with a public no-argument constructor. Out of
+ * range: error.</td></tr>
+ * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>Supplies user and password for each new
+ * connection (rotating secrets). Rule: a {@code HikariCredentialsProvider} on the class path, with a public
+ * no-argument constructor. Out of range: error.</td></tr>
+ * <tr><td>{@code credentials}</td><td></td><td>none</td><td>Reads user and password from files at each new connection:
+ * rotating credentials. Rule: {@code userFile}, {@code passwordFile} (at least one; each readable at startup; not with
+ * {@code user} / {@code password}), {@code lifetime}; not with {@code credentialsProviderClassName}. Out of range:
+ * error.</td></tr>
+ * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs} bounds the
+ * connectivity check (default: {@code maxWaitForConnection}); {@code expected99thPercentileMs} adds the {@code
+ * Connection99Percent} check. Rule: only {@code connectivityCheckTimeoutMs} and {@code expected99thPercentileMs},
+ * whole milliseconds. Out of range: error.</td></tr>
+ * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also registers the gauges of Dropwizard's
+ * Tomcat pool ({@code io.dropwizard.db.ManagedPooledDataSource.&lt;name&gt;.*}), fed from HikariCP: the
+ * mapping.</td></tr>
+ * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
+ * prefix queries with a comment naming the calling method.</td></tr>
+ * <tr><td>{@code admission}</td><td></td><td>see Pool-aware admission</td><td>Pool-aware admission of HTTP requests,
+ * applied by {@code HikariBundle}.</td></tr>
+ * <tr><td>{@code pooler}</td><td></td><td>none</td><td>{@code transaction} when a transaction pooler (PgBouncer's
+ * {@code pool_mode = transaction}) sits in front of the server: warns at startup about settings that cannot work
+ * through it, and the sizing log stops measuring {@code maxSize} against the server behind it. Rule: {@code none}
+ * or {@code transaction}. Out of range: error.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
  * {@code initialSize}, ...; the fields marked {@link TomcatOnly}) are accepted, validated as Dropwizard validates
  * them, and each one set logs a warning. Any other unknown field fails at startup.</p>
  *
- * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it), its getter and
- * setter, one line in {@link #toHikariConfig}, one row in the table above and in the README's configuration
- * reference.</p>
+ * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it, a
+ * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one row
+ * in the table above and in the README's configuration reference; a rule between fields goes in
+ * {@link #checkCrossFieldRules}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
@@ -418,10 +447,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonIgnore
     private final Set<String> tomcatOnlySettings = Collections.synchronizedSet(new LinkedHashSet<>());
-
-    @JsonIgnore
-    @Nullable
-    private HealthCheckRegistry healthCheckRegistry;
 
     @JsonIgnore
     @Nullable
@@ -1081,21 +1106,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         }
     }
 
-    // ---- runtime wiring (to move out of the factory)
-
-    /**
-     * Where pools built later register HikariCP's health checks; {@link HikariBundle} sets the environment's
-     * registry here before any client builds the pool.
-     */
-    @JsonIgnore
-    public void setHealthCheckRegistry(@Nullable HealthCheckRegistry healthCheckRegistry) {
-        this.healthCheckRegistry = healthCheckRegistry;
-    }
-
-    @JsonIgnore
-    public Optional<HealthCheckRegistry> getHealthCheckRegistry() {
-        return Optional.ofNullable(healthCheckRegistry);
-    }
+    // ---- admission (moving to its own bundle)
 
     /**
      * {@link HikariBundle} says here that it limited requests to {@code maxSize}, so that pools built later warn
@@ -1131,6 +1142,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             check.error("driverClass", "must not be set together with dataSourceClassName");
         }
         checkSizes(check);
+        if (maxWaitForConnection == null || minIdleTime == null || keepaliveTime == null
+            || leakDetectionThreshold == null || healthCheckProperties == null) {
+            return; // reported by @NotNull; the rules below need every timer
+        }
         checkLifetimes(check);
         if (validationQueryTimeout != null && longerThan(validationQueryTimeout, maxWaitForConnection)) {
             String why = "a connection test must fit in maxWaitForConnection (" + maxWaitForConnection
@@ -1373,7 +1388,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     /**
      * Builds a pool that opens no connection yet: it starts on the first {@code getConnection()} or on
-     * {@code start()}, whichever comes first.
+     * {@code start()}, whichever comes first. When {@link HikariBundle} has paired {@code metricRegistry} with the
+     * application's health check registry, the pool registers HikariCP's health checks there when it starts,
+     * whichever client builds it and whenever.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
@@ -1384,8 +1401,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         IntConsumer onResize = poolSizedAdmissionLimit == null
             ? newMaxSize -> { }
             : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
-        ManagedHikariDataSource pool = new ManagedHikariDataSource(config, healthCheckRegistry, onResize,
-            new PoolSizing(pooler), tomcatMetricNames);
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
+            PoolRegistry.healthChecks(metricRegistry).orElse(null), onResize, new PoolSizing(pooler),
+            tomcatMetricNames);
+        PoolRegistry.built(metricRegistry, pool);
         // so that the admin tasks find every pool of the environment, whichever client built it
         BuiltPools.remember(metricRegistry, pool);
         return pool;

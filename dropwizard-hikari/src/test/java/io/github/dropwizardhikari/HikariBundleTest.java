@@ -1,7 +1,9 @@
 package io.github.dropwizardhikari;
 
 import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.Application;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.jdbi3.JdbiFactory;
@@ -9,6 +11,8 @@ import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pool.CountingDriver;
+import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
@@ -157,6 +161,38 @@ class HikariBundleTest {
         assertThatThrownBy(bundle::getDataSource)
             .isInstanceOf(IllegalStateException.class)
             .hasMessage("no HikariCP data source is configured");
+    }
+
+    @Test
+    void aPoolBuiltBeforeTheBundleRunsGetsHealthChecksToo() throws Exception {
+        Bootstrap<AppConfiguration> bootstrap = new Bootstrap<>(new Application<>() {
+            @Override
+            public void run(AppConfiguration configuration, Environment environment) {
+                // not started: the test drives the phases itself
+            }
+        });
+        AppBundle bundle = new AppBundle();
+        bundle.initialize(bootstrap);
+        // built as Dropwizard's EnvironmentCommand builds it: from the bootstrap's registries
+        Environment started = new Environment("bundle-order", bootstrap.getObjectMapper(),
+            bootstrap.getValidatorFactory(), bootstrap.getMetricRegistry(), bootstrap.getClassLoader(),
+            bootstrap.getHealthCheckRegistry(), new AppConfiguration());
+        AppConfiguration configuration = configuration("bundle-order");
+
+        // what a HibernateBundle added before HikariBundle does in its own run()
+        ManagedDataSource early = configuration.hikari.build(started.metrics(), "early");
+        started.lifecycle().manage(early);
+        bundle.run(configuration, started);
+        startAll(started.lifecycle());
+
+        assertThat(started.healthChecks().getNames()).contains("early.pool.ConnectivityCheck");
+        assertThat(started.healthChecks().runHealthCheck("early.pool.ConnectivityCheck").isHealthy()).isTrue();
+        assertThat(PoolRegistry.pools(started.metrics())).containsExactly((ManagedHikariDataSource) early);
+
+        stopAll(started.lifecycle());
+
+        assertThat(started.healthChecks().getNames()).doesNotContain("early.pool.ConnectivityCheck");
+        assertThat(PoolRegistry.pools(started.metrics())).isEmpty();
     }
 
     @Test

@@ -18,6 +18,7 @@ class InvalidConfigurationTest {
         "invalid_initial_size_below_min.yml          | hikari.initialSize must be greater than or equal to minSize",
         "invalid_max_size_zero.yml                   | hikari.maxSize must be greater than or equal to 1",
         "invalid_min_size_negative.yml               | hikari.minSize must be greater than or equal to 0",
+        "invalid_timers_null.yml                     | hikari.maxWaitForConnection must not be null",
         "invalid_max_wait_zero.yml                   | hikari.maxWaitForConnection must be greater than 0 MILLISECONDS",
         "invalid_min_idle_time_zero.yml              | hikari.minIdleTime must be greater than 0 MILLISECONDS",
         "invalid_connection_timeout_alias_floor.yml  | hikari.connectionTimeout must be at least 250 milliseconds",

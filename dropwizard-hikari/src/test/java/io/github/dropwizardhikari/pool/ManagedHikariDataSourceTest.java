@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ class ManagedHikariDataSourceTest {
         factory.setMaxSize(4);
         factory.setMaxWaitForConnection(Duration.milliseconds(500));
         factory.setValidationQueryTimeout(Duration.milliseconds(250));
-        factory.setHealthCheckRegistry(healthChecks);
+        PoolRegistry.pair(metrics, healthChecks);
         ManagedHikariDataSource dataSource = (ManagedHikariDataSource) factory.build(metrics, name);
         built.add(dataSource);
         return dataSource;
@@ -180,7 +181,7 @@ class ManagedHikariDataSourceTest {
         factory.setUrl(CountingDriver.url("percentile"));
         factory.setMaxSize(2);
         factory.setHealthCheckProperties(java.util.Map.of("expected99thPercentileMs", "1000"));
-        factory.setHealthCheckRegistry(healthChecks);
+        PoolRegistry.pair(metrics, healthChecks);
         ManagedDataSource dataSource = factory.build(metrics, "percentile");
         built.add(dataSource);
 

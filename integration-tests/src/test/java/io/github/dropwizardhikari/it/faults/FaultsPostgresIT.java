@@ -12,6 +12,7 @@ import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -218,7 +219,8 @@ class FaultsPostgresIT {
                                     HealthCheckRegistry healthChecks) {
         if (pool == PoolConfiguration.HIKARI) {
             HikariDataSourceFactory factory = PoolConfiguration.hikari(target, 2, TIMEOUT);
-            factory.setHealthCheckRegistry(healthChecks);
+            // what HikariBundle.initialize does for an application
+            PoolRegistry.pair(metrics, healthChecks);
             factory.setHealthCheckProperties(java.util.Map.of("connectivityCheckTimeoutMs", "1000"));
             return factory.build(metrics, name);
         }
