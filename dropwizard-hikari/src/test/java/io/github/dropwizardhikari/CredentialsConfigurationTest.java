@@ -1,0 +1,41 @@
+package io.github.dropwizardhikari;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code credentials:} block as Dropwizard parses and validates it. */
+class CredentialsConfigurationTest {
+    private static List<String> warningsWhileParsing(String fixture) throws Exception {
+        Logger logger = (Logger) LoggerFactory.getLogger(CredentialsFactory.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            FactoryFixtures.parse(fixture);
+        } finally {
+            logger.detachAppender(appender);
+        }
+        return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    }
+
+    @Test
+    void aLifetimeShorterThanMaxConnectionAgeIsWarnedAboutWhenTheConfigurationIsValidated() throws Exception {
+        assertThat(warningsWhileParsing("credentials_short_lifetime.yml")).containsExactly(
+            "hikari.maxConnectionAge (30 minutes) is longer than hikari.credentials.lifetime (15 minutes): connections "
+                + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
+                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+    }
+
+    @Test
+    void aLifetimeLongerThanMaxConnectionAgeIsQuiet() throws Exception {
+        assertThat(warningsWhileParsing("credentials.yml")).isEmpty();
+    }
+}
