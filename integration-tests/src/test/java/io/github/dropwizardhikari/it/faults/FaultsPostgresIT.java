@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What each pool does when the database misbehaves: its connections are killed, it becomes unreachable, slow
  * queries exhaust the pool, a borrower leaks a connection, or the application stops with work in flight. The
- * figures go to {@code docs/faults.md}; the assertions hold each pool to what it promises.
+ * figures go to {@code target/docs/faults.md}; the assertions hold each pool to what it promises.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsPostgresIT {
