@@ -11,6 +11,7 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.OnTime;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsPostgresIT {
     private static final Duration TIMEOUT = Duration.seconds(1);
-    private static final long ON_TIME_MILLIS = 1_100;
+    private static final long ON_TIME_MILLIS = OnTime.limitMillis(TIMEOUT);
 
     private final FaultReport report = new FaultReport();
     private final MetricRegistry metrics = new MetricRegistry();

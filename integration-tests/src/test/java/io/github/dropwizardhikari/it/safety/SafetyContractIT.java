@@ -9,6 +9,7 @@ import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.RunNames;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.faults.TcpProxy;
+import io.github.dropwizardhikari.it.pools.OnTime;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import io.github.dropwizardhikari.it.safety.Observation.Outcome;
 import org.junit.jupiter.api.AfterAll;
@@ -37,8 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SafetyContractIT {
     private static final Duration TIMEOUT = Duration.seconds(1);
-    // the timeout plus 10%: what "on time" means for the response-time guarantee
-    private static final long ON_TIME_MILLIS = 1_100;
+    private static final long ON_TIME_MILLIS = OnTime.limitMillis(TIMEOUT);
 
     private final MetricRegistry metrics = new MetricRegistry();
     private TestDatabase database;

@@ -3,6 +3,7 @@ package io.github.dropwizardhikari.it.safety;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
+import io.github.dropwizardhikari.it.pools.OnTime;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import io.github.dropwizardhikari.it.report.GeneratedPages;
 
@@ -74,7 +75,9 @@ public final class SafetyMatrix {
             .append("Each cell is what a test observed on a real database, through Dropwizard's factories, with a\n")
             .append("pool of one connection so that the next borrower gets the same physical connection.\n\n")
             .append("- **kept**: the next borrower could not tell the connection from a fresh one\n")
-            .append("- **BROKEN**: state or work leaked to the next borrower, or the timeout was missed\n")
+            .append("- **BROKEN**: state or work leaked to the next borrower, or the timeout was missed (on time means ")
+            .append("within the timeout plus ").append(OnTime.SLACK_MILLIS)
+            .append(" ms, slack for a loaded machine; each cell gives the time measured)\n")
             .append("- **n/a**: the driver cannot express the case\n\n")
             .append("Configurations: `hikari` = this bundle's defaults; `tomcat-default` = ")
             .append("Dropwizard's `DataSourceFactory` defaults; `tomcat-safe` = rollbackOnReturn, ")
