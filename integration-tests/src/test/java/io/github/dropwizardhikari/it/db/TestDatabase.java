@@ -65,6 +65,17 @@ public record TestDatabase(DatabaseKind kind, String url, String user, String pa
         return url.replaceFirst("^jdbc:[a-z]+://[^/]+/([^?;]*).*$", "$1");
     }
 
+    /**
+     * The namespace this URL works in: the schema named by {@code currentSchema} (PostgreSQL) or the database
+     * (MariaDB). For a URL from {@link #isolated(String)}, the run-unique name to hand to tools that take one.
+     */
+    public String namespace() {
+        if (kind == DatabaseKind.POSTGRES) {
+            return url.replaceFirst("^.*[?&]currentSchema=([^&]*).*$", "$1");
+        }
+        return databaseName();
+    }
+
     /** host:port of the server. */
     public String hostAndPort() {
         return url.replaceFirst("^jdbc:[a-z]+://([^/]+)/.*$", "$1");
