@@ -1,31 +1,77 @@
 #!/usr/bin/env bash
 # CI's smoke test of the benchmark harness: runs JMH and the HTTP grid in quick mode into a scratch directory and
 # fails unless every expected output is there with data. It asserts that the harness works, never a number.
-# Needs the jars from `./mvnw verify` (or package), PostgreSQL on 127.0.0.1:5432, wrk and gnuplot (installed
-# here with apt-get when missing and running as root).
+# Needs the jars from `./mvnw verify` (or package), PostgreSQL on 127.0.0.1:5432 (PGURL), wrk and gnuplot.
+#
+#   bash benchmarks/quick-check.sh                    # fails, printing the install command, if a tool is missing
+#   bash benchmarks/quick-check.sh --install-missing  # first installs missing tools with apt-get (as root; CI)
+#
+# Each run takes a free port pair and a schema of its own (bench_quick_<random>, dropped at the end), so runs on
+# one machine and one PostgreSQL server collide neither with each other nor with a full benchmark run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+install=false
+case "${1:-}" in
+    --install-missing) install=true ;;
+    "") ;;
+    *) echo "usage: quick-check.sh [--install-missing]" >&2; exit 2 ;;
+esac
 
 missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
 if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "benchmark tools missing: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+    if ! $install; then
+        echo "benchmark tools missing: ${missing[*]}. Install them with:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+        echo "or let this script do it: bash benchmarks/quick-check.sh --install-missing (as root)" >&2
         exit 1
     fi
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        echo "--install-missing needs root and apt-get; install ${missing[*]} yourself" >&2
+        exit 1
+    fi
+    echo "installing the missing benchmark tools: apt-get install -y ${missing[*]}"
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# A free port for the application, whose next port (the admin connector) is free too.
+app_port=$(python3 -c '
+import socket
+
+def free(port):
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+while True:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    if port < 65535 and free(port + 1):
+        print(port)
+        break
+')
+schema="bench_quick_$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')"
+pgurl=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
+
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+cleanup() {
+    psql -q "$pgurl" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+echo "benchmark quick check on ports $app_port and $((app_port + 1)), schema $schema"
 
 OUT="$scratch/jmh" bash benchmarks/jmh/run-jmh.sh --quick > "$scratch/jmh.log" 2>&1 || {
     tail -30 "$scratch/jmh.log" >&2
     exit 1
 }
-OUT="$scratch/http" bash benchmarks/http/run-grid.sh --quick > "$scratch/http.log" 2>&1 || {
+OUT="$scratch/http" APP_PORT=$app_port SCHEMA=$schema PGURL=$pgurl bash benchmarks/http/run-grid.sh --quick > "$scratch/http.log" 2>&1 || {
     tail -30 "$scratch/http.log" >&2
     exit 1
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the CSV files of run-grid.sh into report.md and PNG charts (gnuplot).
 
-Per grid cell it reports the median of the runs and, with several runs, their range: BENCHMARKING.md measured
+Per grid cell it reports the median of the runs and, with several runs, their range: docs/method.md measured
 ±30% between runs of one cell here, so a difference inside the range is not a result.
 """
 import csv

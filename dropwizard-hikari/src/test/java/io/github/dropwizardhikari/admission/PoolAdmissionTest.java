@@ -88,7 +88,9 @@ class PoolAdmissionTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // generous: 200 requests took over 20 s to reach the queue on a 2-core machine at load average 20; a
+        // condition that holds returns at once, so only a failing run waits this long
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting until " + what);

@@ -172,7 +172,9 @@ class ManagedHikariDataSourceTest {
 
         assertThat(result.isHealthy()).isFalse();
         assertThat(result.getMessage()).isEqualTo("pool closing is closed");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(250);
+        // "at once": sooner than the 500 ms connection timeout a check on a closed pool must not wait for (a bound
+        // below it would fail on a loaded machine, where a thread can wait 150 ms for a core)
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(500);
     }
 
     @Test

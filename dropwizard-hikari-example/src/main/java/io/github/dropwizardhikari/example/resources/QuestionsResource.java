@@ -1,6 +1,5 @@
 package io.github.dropwizardhikari.example.resources;
 
-import io.dropwizard.jersey.params.LongParam;
 import io.github.dropwizardhikari.example.api.AnswerMove;
 import io.github.dropwizardhikari.example.api.Question;
 import io.github.dropwizardhikari.example.api.QuestionInput;
@@ -51,7 +50,7 @@ public class QuestionsResource {
     /** {@code GET /questions?user=87}: the questions of one owner, over the owner index. */
     @GET
     public List<Question> byOwner(@QueryParam("user") String user) {
-        long owner = requiredLong("user", user);
+        long owner = WholeNumbers.parse("query param user", user);
         return jdbi.withExtension(QuestionDao.class, dao -> dao.findByOwner(owner));
     }
 
@@ -79,18 +78,16 @@ public class QuestionsResource {
     @GET
     @Path("first")
     public List<Question> first(@QueryParam("limit") @DefaultValue("100") String limitParam) {
-        long limit = requiredLong("limit", limitParam);
-        if (limit < 1 || limit > maxLimit) {
-            throw Errors.of(400, "query param limit must be between 1 and " + maxLimit);
-        }
+        long limit = WholeNumbers.parse("query param limit", limitParam, 1, maxLimit);
         return jdbi.withExtension(QuestionDao.class, dao -> dao.firstQuestions((int) limit));
     }
 
     @GET
     @Path("{id}")
-    public Question byId(@PathParam("id") LongParam id) {
-        return jdbi.withExtension(QuestionDao.class, dao -> dao.findById(id.get()))
-            .orElseThrow(() -> Errors.questionNotFound(id.get()));
+    public Question byId(@PathParam("id") String idParam) {
+        long id = pathId(idParam);
+        return jdbi.withExtension(QuestionDao.class, dao -> dao.findById(id))
+            .orElseThrow(() -> Errors.questionNotFound(id));
     }
 
     @POST
@@ -105,20 +102,22 @@ public class QuestionsResource {
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Question update(@PathParam("id") LongParam id, @NotNull @Valid QuestionInput input) {
-        int updated = jdbi.withExtension(QuestionDao.class, dao -> dao.update(id.get(), input));
+    public Question update(@PathParam("id") String idParam, @NotNull @Valid QuestionInput input) {
+        long id = pathId(idParam);
+        int updated = jdbi.withExtension(QuestionDao.class, dao -> dao.update(id, input));
         if (updated == 0) {
-            throw Errors.questionNotFound(id.get());
+            throw Errors.questionNotFound(id);
         }
-        return input.withId(id.get());
+        return input.withId(id);
     }
 
     @DELETE
     @Path("{id}")
-    public Response delete(@PathParam("id") LongParam id) {
-        int deleted = jdbi.withExtension(QuestionDao.class, dao -> dao.delete(id.get()));
+    public Response delete(@PathParam("id") String idParam) {
+        long id = pathId(idParam);
+        int deleted = jdbi.withExtension(QuestionDao.class, dao -> dao.delete(id));
         if (deleted == 0) {
-            throw Errors.questionNotFound(id.get());
+            throw Errors.questionNotFound(id);
         }
         return Response.noContent().build();
     }
@@ -129,15 +128,13 @@ public class QuestionsResource {
      */
     @POST
     @Path("{id}/move-answers")
-    public AnswerMove moveAnswers(@PathParam("id") LongParam fromParam,
+    public AnswerMove moveAnswers(@PathParam("id") String fromParam,
                                   @QueryParam("to") String toParam,
                                   @QueryParam("count") String countParam) {
-        long from = fromParam.get();
-        long to = requiredLong("to", toParam);
-        long count = requiredLong("count", countParam);
-        if (count < 1) {
-            throw Errors.of(400, "query param count must be at least 1");
-        }
+        long from = pathId(fromParam);
+        long to = WholeNumbers.parse("query param to", toParam);
+        // answer counts are INT columns
+        long count = WholeNumbers.parse("query param count", countParam, 1, Integer.MAX_VALUE);
         if (from == to) {
             throw Errors.of(Errors.UNPROCESSABLE_ENTITY, "query param to must differ from the source question");
         }
@@ -158,26 +155,14 @@ public class QuestionsResource {
         });
     }
 
-    private static long requiredLong(String name, String value) {
-        if (value == null || value.isBlank()) {
-            throw Errors.of(400, "query param " + name + " is required");
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw Errors.of(400, "query param " + name + " must be a whole number, not '" + value + "'");
-        }
+    private static long pathId(String value) {
+        return WholeNumbers.parse("path param id", value);
     }
 
     private List<Long> parseUsers(String users) {
         Set<Long> owners = new LinkedHashSet<>();
         for (String part : users.split(",", -1)) {
-            try {
-                owners.add(Long.parseLong(part.trim()));
-            } catch (NumberFormatException e) {
-                throw Errors.of(400, "query param users must be a comma-separated list of user ids; '"
-                    + part.trim() + "' is not one");
-            }
+            owners.add(WholeNumbers.parse("each user id in query param users", part));
         }
         if (owners.size() > maxUsersPerRequest) {
             throw Errors.of(400, "query param users must name at most " + maxUsersPerRequest + " users");

@@ -71,7 +71,7 @@ class QuestionCsvLoaderTest {
         String url = TestPostgres.freshSchema("example_loader");
         try (Connection connection = DriverManager.getConnection(url, TestPostgres.user(), TestPostgres.password())) {
             assertLoadsAndReloads(connection, csv(5_000), "PostgreSQL COPY");
-            assertThat(scalar(connection, "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = 'example_loader' "
+            assertThat(scalar(connection, "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() "
                 + "AND indexname = 'questions_owner_idx'")).isEqualTo(1);
         }
     }

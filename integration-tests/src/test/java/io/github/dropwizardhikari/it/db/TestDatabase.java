@@ -7,7 +7,7 @@ import java.sql.Statement;
 
 /**
  * A database server the suite can use, and where it came from (for the log). {@link #isolated(String)} gives
- * each test class a schema (PostgreSQL) or database (MariaDB) of its own.
+ * each test class a schema (PostgreSQL) or database (MariaDB) of its own, unique to this run.
  */
 public record TestDatabase(DatabaseKind kind, String url, String user, String password, String source) {
 
@@ -15,20 +15,40 @@ public record TestDatabase(DatabaseKind kind, String url, String user, String pa
         return DriverManager.getConnection(url, user, password);
     }
 
-    /** A fresh, empty namespace called {@code name} on this server, and a URL that uses it. */
-    public TestDatabase isolated(String name) {
+    /**
+     * A fresh, empty namespace for {@code base} on this server, and a URL that uses it. Its name is
+     * {@link RunNames#unique(String) unique to this run} (so concurrent runs on one server never share it), and
+     * it is dropped when the JVM exits.
+     */
+    public TestDatabase isolated(String base) {
+        String name = RunNames.unique(base);
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            if (kind == DatabaseKind.POSTGRES) {
-                statement.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
-                statement.execute("CREATE SCHEMA " + name);
-                return withUrl(withParameter(url, "currentSchema", name));
-            }
-            statement.execute("DROP DATABASE IF EXISTS " + name);
-            statement.execute("CREATE DATABASE " + name);
-            return withUrl(url.replaceFirst("(//[^/]+/)[^?]*", "$1" + name));
+            statement.execute(kind == DatabaseKind.POSTGRES ? "CREATE SCHEMA " + name : "CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare " + name + " on " + source + ": " + e.getMessage(), e);
         }
+        dropAtExit(name);
+        if (kind == DatabaseKind.POSTGRES) {
+            return withUrl(withParameter(url, "currentSchema", name));
+        }
+        return withUrl(url.replaceFirst("(//[^/]+/)[^?]*", "$1" + name));
+    }
+
+    /**
+     * Drops the schema (PostgreSQL) or database (MariaDB) {@code name} when the JVM exits, so a shared server
+     * does not collect one namespace per run. Best effort: a run that is killed leaves its namespaces behind,
+     * and no later run uses their names.
+     */
+    public void dropAtExit(String name) {
+        String drop = kind == DatabaseKind.POSTGRES ? "DROP SCHEMA IF EXISTS " + name + " CASCADE"
+            : "DROP DATABASE IF EXISTS " + name;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute(drop);
+            } catch (SQLException e) {
+                // the server may already be gone (an embedded PostgreSQL stops in its own hook)
+            }
+        }, "drop " + name));
     }
 
     public TestDatabase withUrl(String newUrl) {
@@ -43,6 +63,17 @@ public record TestDatabase(DatabaseKind kind, String url, String user, String pa
     /** The database named in the URL's path. */
     public String databaseName() {
         return url.replaceFirst("^jdbc:[a-z]+://[^/]+/([^?;]*).*$", "$1");
+    }
+
+    /**
+     * The namespace this URL works in: the schema named by {@code currentSchema} (PostgreSQL) or the database
+     * (MariaDB). For a URL from {@link #isolated(String)}, the run-unique name to hand to tools that take one.
+     */
+    public String namespace() {
+        if (kind == DatabaseKind.POSTGRES) {
+            return url.replaceFirst("^.*[?&]currentSchema=([^&]*).*$", "$1");
+        }
+        return databaseName();
     }
 
     /** host:port of the server. */

@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.it.db;
 
+import ch.qos.logback.classic.Level;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +31,11 @@ public final class TestDatabases {
     private static final String MARIADB_IMAGE = "mariadb:10.11";
     private static final String LOCAL_POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
     private static final String LOCAL_MARIADB = "jdbc:mariadb://127.0.0.1:3306/test";
+    private static final String EXPLICIT = "explicit URL";
 
     private static TestDatabase postgres;
     private static TestDatabase mariadb;
+    private static Boolean docker;
 
     private TestDatabases() {
     }
@@ -103,7 +106,7 @@ public final class TestDatabases {
         return new TestDatabase(kind, url,
             setting("it." + name + ".user", "IT_" + name.toUpperCase() + "_USER", defaultUser),
             setting("it." + name + ".password", "IT_" + name.toUpperCase() + "_PASSWORD", ""),
-            "explicit URL");
+            EXPLICIT);
     }
 
     private static String setting(String property, String variable, String fallback) {
@@ -111,12 +114,26 @@ public final class TestDatabases {
         return value == null || value.isBlank() ? fallback : value;
     }
 
-    private static boolean dockerAvailable() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            return false;
+    /**
+     * Whether a Docker engine answers, asked once per JVM. Testcontainers logs a multi-line ERROR for every
+     * strategy it tried when no engine answers, although the suite then simply uses another database; its
+     * loggers are silenced for the question, and {@link #announce(TestDatabase)} logs the outcome in one line.
+     */
+    private static synchronized boolean dockerAvailable() {
+        if (docker == null) {
+            ch.qos.logback.classic.Logger testcontainers =
+                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.testcontainers");
+            Level level = testcontainers.getLevel();
+            testcontainers.setLevel(Level.OFF);
+            try {
+                docker = DockerClientFactory.instance().isDockerAvailable();
+            } catch (RuntimeException | LinkageError e) {
+                docker = false;
+            } finally {
+                testcontainers.setLevel(level);
+            }
         }
+        return docker;
     }
 
     private static TestDatabase verified(TestDatabase database, List<String> tried) {
@@ -131,7 +148,11 @@ public final class TestDatabases {
     }
 
     private static TestDatabase announce(TestDatabase database) {
-        LOGGER.warn("Integration tests use {}", database);
+        if (Boolean.FALSE.equals(docker) && !database.source().equals(EXPLICIT)) {
+            LOGGER.info("No Docker engine for Testcontainers: integration tests use {}", database);
+        } else {
+            LOGGER.info("Integration tests use {}", database);
+        }
         return database;
     }
 

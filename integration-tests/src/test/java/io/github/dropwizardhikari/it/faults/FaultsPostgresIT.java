@@ -11,6 +11,7 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.OnTime;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -42,12 +43,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What each pool does when the database misbehaves: its connections are killed, it becomes unreachable, slow
  * queries exhaust the pool, a borrower leaks a connection, or the application stops with work in flight. The
- * figures go to {@code docs/faults.md}; the assertions hold each pool to what it promises.
+ * figures go to {@code target/docs/faults.md}; the assertions hold each pool to what it promises.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsPostgresIT {
     private static final Duration TIMEOUT = Duration.seconds(1);
-    private static final long ON_TIME_MILLIS = 1_100;
+    private static final long ON_TIME_MILLIS = OnTime.limitMillis(TIMEOUT);
 
     private final FaultReport report = new FaultReport();
     private final MetricRegistry metrics = new MetricRegistry();

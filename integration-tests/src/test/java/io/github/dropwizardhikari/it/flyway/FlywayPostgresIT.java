@@ -28,16 +28,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code Flyway}, migrates through it without starting it first, and leaves it to the caller to stop.
  */
 class FlywayPostgresIT {
-    private static final String SCHEMA = "it_flyway_" + Long.toHexString(System.nanoTime());
-
     @Test
     void flywayMigratesThroughTheHikariPoolWhichStaysUsableAndCloses() throws Exception {
-        TestDatabase database = TestDatabases.postgres().isolated(SCHEMA);
+        TestDatabase database = TestDatabases.postgres().isolated("it_flyway");
+        String schema = database.namespace();
         HikariDataSourceFactory factory = hikariBlock(database);
         MetricRegistry metrics = new MetricRegistry();
         ManagedDataSource dataSource = factory.build(metrics, "Flyway");
         try {
-            MigrateResult result = Flyway.configure().dataSource(dataSource).schemas(SCHEMA)
+            MigrateResult result = Flyway.configure().dataSource(dataSource).schemas(schema)
                 .locations("classpath:db/flyway").load().migrate();
 
             assertThat(result.success).isTrue();
@@ -46,7 +45,7 @@ class FlywayPostgresIT {
             assertThat(scalar(dataSource, "SELECT text FROM greetings")).isEqualTo("migrated through HikariCP");
             assertThat(scalar(dataSource, "SELECT COUNT(*) FROM flyway_schema_history WHERE success"))
                 .isEqualTo("2");
-            assertThat(Flyway.configure().dataSource(dataSource).schemas(SCHEMA).locations("classpath:db/flyway")
+            assertThat(Flyway.configure().dataSource(dataSource).schemas(schema).locations("classpath:db/flyway")
                 .load().migrate().migrationsExecuted).as("a second run finds nothing to do").isZero();
             assertThat(metrics.getGauges()).containsKey("Flyway.pool.ActiveConnections");
             assertThat(metrics.getGauges().get("Flyway.pool.ActiveConnections").getValue())
