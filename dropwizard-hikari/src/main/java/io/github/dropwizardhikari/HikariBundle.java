@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Bootstrap;
@@ -9,7 +10,6 @@ import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.registry.PoolRegistry;
-import io.github.dropwizardhikari.tasks.BuiltPools;
 import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -80,7 +80,9 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
             LOGGER.info("No HikariCP data source configured; {} does nothing", getClass().getName());
             return;
         }
-        PoolTasks.register(environment, BuiltPools.of(environment.metrics()));
+        // the tasks ask the registry at each request, so they find pools built after this point too
+        MetricRegistry metrics = environment.metrics();
+        PoolTasks.register(environment, () -> PoolRegistry.pools(metrics));
         AdmissionFactory admissionFactory = factory.getAdmission();
         if (admissionFactory.isEnabled()) {
             PoolAdmissionHandler admission = admissionFactory.build(factory.getMaxSize(),

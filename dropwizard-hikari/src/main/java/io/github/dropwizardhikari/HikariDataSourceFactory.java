@@ -39,7 +39,6 @@ import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import io.github.dropwizardhikari.registry.PoolRegistry;
-import io.github.dropwizardhikari.tasks.BuiltPools;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -1405,8 +1404,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             PoolRegistry.healthChecks(metricRegistry).orElse(null), onResize, new PoolSizing(pooler),
             tomcatMetricNames);
         PoolRegistry.built(metricRegistry, pool);
-        // so that the admin tasks find every pool of the environment, whichever client built it
-        BuiltPools.remember(metricRegistry, pool);
         return pool;
     }
 
