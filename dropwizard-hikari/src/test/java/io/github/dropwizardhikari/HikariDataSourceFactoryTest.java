@@ -93,8 +93,9 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
         assertThat(factory.getPooler()).isEqualTo(PoolerMode.TRANSACTION);
 
+        assertThat(factory.isFairBorrowing()).isFalse();
         AdmissionFactory admission = factory.getAdmission();
-        assertThat(admission.isEnabled()).isTrue();
+        assertThat(admission.isEnabled()).isFalse();
         assertThat(admission.getMaxConcurrentRequests()).contains(6);
         assertThat(admission.getMaxWait()).contains(Duration.milliseconds(750));
         assertThat(admission.getMaxWaitingRequests()).isEqualTo(100);
@@ -146,6 +147,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
         assertThat(factory.getPooler()).isEqualTo(PoolerMode.NONE);
 
+        assertThat(factory.isFairBorrowing()).isTrue();
         AdmissionFactory admission = factory.getAdmission();
         assertThat(admission.isEnabled()).isTrue();
         assertThat(admission.getMaxConcurrentRequests()).isEmpty();
