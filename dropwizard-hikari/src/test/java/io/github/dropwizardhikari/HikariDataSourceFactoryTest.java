@@ -239,7 +239,8 @@ class HikariDataSourceFactoryTest {
             "hikari.rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP always rolls back uncommitted work when a connection is returned.",
             "hikari.useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; there is no queue to choose.",
+                + "borrowers wait in arrival order with fairBorrowing (on by default); set fairBorrowing: false for "
+                + "HikariCP's own hand-off.",
             "hikari.initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP fills the pool up to minSize in the background.",
             "hikari.checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
