@@ -84,5 +84,9 @@ for t in $threads; do
         -f "$forks" -t "$t" -rf json -rff "$out/jmh-t$t.json"
 done
 
-python3 benchmarks/report/jmh_report.py "$out" > "$out/jmh.md"
+if command -v gnuplot >/dev/null; then
+    python3 benchmarks/report/jmh_report.py "$out" --chart "$out/jmh.png" > "$out/jmh.md"
+else
+    python3 benchmarks/report/jmh_report.py "$out" > "$out/jmh.md"
+fi
 echo "wrote $out/jmh.md"

@@ -316,9 +316,11 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         if (metrics != null) {
             LockFreeReservoirs.register(metrics, getPoolName());
         }
+        // a configuration built without a registry still gets a gate; its metrics then go nowhere visible
+        MetricRegistry gateMetrics = metrics == null ? new MetricRegistry() : metrics;
         FairBorrowGate newGate = fairBorrowing
-            ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), metrics == null ? new MetricRegistry()
-            : metrics) : null;
+            ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
+            : null;
         IntConsumer resized = newGate == null ? onResize : onResize.andThen(newGate::resize);
         HikariDataSource started;
         try {

@@ -167,6 +167,7 @@ class PoolAdmissionTest {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         logger.addAppender(appender);
+        logger.setAdditive(false);
 
         long started = System.nanoTime();
         HttpResponse<String> response;
@@ -174,6 +175,7 @@ class PoolAdmissionTest {
             response = get("/work/late").get(10, TimeUnit.SECONDS);
         } finally {
             logger.detachAppender(appender);
+            logger.setAdditive(true);
         }
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 

@@ -9,7 +9,7 @@ import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PgLobApi;
 import org.jdbi.v3.postgres.PostgresPlugin;
-import org.jdbi.v3.sqlobject.SqlObjectPlugin;
+import org.jdbi.v3.postgres.PostgresTypes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -49,21 +49,21 @@ class FairBorrowingPostgresIT {
     @Test
     void jdbisLargeObjectApiUnwrapsTheGatedConnectionToPgConnection() throws Exception {
         ManagedHikariDataSource pool = fairPool();
-        // the plugins Dropwizard's JdbiFactory installs, and PostgreSQL's
-        Jdbi jdbi = Jdbi.create(pool).installPlugin(new SqlObjectPlugin()).installPlugin(new PostgresPlugin());
+        Jdbi jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         byte[] content = "a large object, through the gate".getBytes(StandardCharsets.UTF_8);
 
         byte[] readBack = jdbi.inTransaction(handle -> {
             assertThat(handle.getConnection().isWrapperFor(PGConnection.class)).isTrue();
             // the plugin's large-object API takes the driver's connection with unwrap(PGConnection.class)
-            PgLobApi lobs = handle.attach(PgLobApi.class);
+            PgLobApi lobs = handle.getConfig(PostgresTypes.class).getLobApi();
             long oid = lobs.createLob();
             lobs.writeLob(oid, new ByteArrayInputStream(content));
+            byte[] bytes;
             try (InputStream in = lobs.readLob(oid)) {
-                byte[] bytes = in.readAllBytes();
-                lobs.deleteLob(oid);
-                return bytes;
+                bytes = in.readAllBytes();
             }
+            lobs.deleteLob(oid);
+            return bytes;
         });
 
         assertThat(readBack).isEqualTo(content);
