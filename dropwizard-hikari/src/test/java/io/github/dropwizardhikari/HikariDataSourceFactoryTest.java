@@ -270,7 +270,8 @@ class HikariDataSourceFactoryTest {
 
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
             "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; there is no queue to choose.",
+                + "borrowers wait in arrival order with fairBorrowing (on by default); set fairBorrowing: false for "
+                + "HikariCP's own hand-off.",
             "validationInterval: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP skips validation for connections used within the last 500 ms.");
     }
