@@ -394,7 +394,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
 
-    @TomcatOnly("borrowers wait in arrival order with fairBorrowing (on by default); set fairBorrowing: false for HikariCP's own hand-off")
+    @TomcatOnly("borrowers wait in arrival order with fairBorrowing (on by default); "
+        + "set fairBorrowing: false for HikariCP's own hand-off")
     private boolean useFairQueue = true;
 
     /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */
