@@ -367,7 +367,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     // ---- the bundle
 
     @JsonProperty
-    private boolean fairBorrowing = true;
+    private boolean fairBorrowing = false;
 
     @JsonProperty
     @Valid
@@ -394,8 +394,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
 
-    @TomcatOnly("borrowers wait in arrival order with fairBorrowing (on by default); "
-        + "set fairBorrowing: false for HikariCP's own hand-off")
+    @TomcatOnly("HikariCP hands connections to waiting threads directly; set fairBorrowing: true for borrowers "
+        + "to wait in arrival order")
     private boolean useFairQueue = true;
 
     /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */

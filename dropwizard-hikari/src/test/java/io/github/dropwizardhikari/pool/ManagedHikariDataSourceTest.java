@@ -133,7 +133,7 @@ class ManagedHikariDataSourceTest {
     void stopRemovesMetricsAndHealthChecksSoTheNameCanBeBuiltAgain() throws Exception {
         ManagedHikariDataSource first = build("rebuilt", 1);
         first.start();
-        assertThat(metrics.getNames()).filteredOn(name -> name.startsWith("rebuilt.pool.")).hasSize(12);
+        assertThat(metrics.getNames()).filteredOn(name -> name.startsWith("rebuilt.pool.")).hasSize(10);
 
         first.stop();
         assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("rebuilt."));
@@ -143,7 +143,7 @@ class ManagedHikariDataSourceTest {
         try (Connection connection = second.getConnection()) {
             assertThat(connection.isValid(1)).isTrue();
         }
-        assertThat(metrics.getNames()).filteredOn(name -> name.startsWith("rebuilt.pool.")).hasSize(12);
+        assertThat(metrics.getNames()).filteredOn(name -> name.startsWith("rebuilt.pool.")).hasSize(10);
         assertThat(healthChecks.getNames()).containsExactly("rebuilt.pool.ConnectivityCheck");
     }
 

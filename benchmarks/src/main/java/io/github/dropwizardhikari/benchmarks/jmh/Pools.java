@@ -27,9 +27,10 @@ import java.util.Optional;
  *     <li>{@code raw-hikari-no-metrics}: a plain {@link HikariDataSource}, no metrics</li>
  *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
- *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()} with its defaults, metrics on: the
- *     fair borrow gate and the lock-free reservoirs</li>
- *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false}, so the gate's cost is the difference</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (lock-free reservoirs),
+ *     with {@code fairBorrowing: true}: the fair borrow gate</li>
+ *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false} (the default), so the gate's cost is the
+ *     difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
  *     ConnectionState and StatementFinalizer interceptors</li>
@@ -60,7 +61,11 @@ public class Pools {
                 config.setMetricRegistry(new MetricRegistry());
                 raw(config);
             }
-            case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
+            case "hikari" -> {
+                HikariDataSourceFactory fair = hikari();
+                fair.setFairBorrowing(true);
+                managed(fair.build(new MetricRegistry(), "hikari"));
+            }
             case "hikari-unfair" -> {
                 HikariDataSourceFactory unfair = hikari();
                 unfair.setFairBorrowing(false);
