@@ -71,7 +71,8 @@ public class PoolAdmissionHandler extends QoSHandler {
 
     @Override
     protected void expireSuspended(Request request, Response response, Callback callback) {
-        String why = "this request waited " + getMaxSuspend().toMillis() + " ms for its turn (hikari.admission.maxWait)";
+        String why = "this request waited " + getMaxSuspend().toMillis()
+            + " ms for its turn (hikari.admission.maxWait)";
         writeUnavailable(response, callback, why);
     }
 
