@@ -87,8 +87,8 @@ problems = []
 
 results = json.load(open(os.path.join(scratch, "jmh", "jmh-t1.json")))
 pools = {(r["benchmark"].split(".")[-2], r["params"]["pool"]) for r in results if r["primaryMetric"]["score"] > 0}
-if len(pools) != 10:
-    problems.append("JMH: expected 2 benchmarks x 5 pools with a score, got %d" % len(pools))
+if len(pools) != 12:
+    problems.append("JMH: expected 2 benchmarks x 6 pools with a score, got %d" % len(pools))
 table = open(os.path.join(scratch, "jmh", "jmh.md")).read().splitlines()
 if len([line for line in table if line.startswith("| ConnectionCycle") or line.startswith("| StatementCycle")]) != 2:
     problems.append("JMH: the Markdown table lacks its rows")
@@ -98,27 +98,38 @@ def rows(name):
         return list(csv.DictReader(handle))
 
 grid = rows("grid.csv")
-if {row["config"] for row in grid} != {"hikari", "tomcat-safe"}:
-    problems.append("grid: expected a row for hikari and tomcat-safe, got %s" % grid)
+grid_configs = {"hikari", "hikari-unfair", "hikari-admission", "tomcat-safe"}
+if {row["config"] for row in grid} != grid_configs:
+    problems.append("grid: expected a row for each of %s, got %s" % (sorted(grid_configs), grid))
 for row in grid:
     if int(row["requests"]) == 0 or int(row["errors"]) != 0:
         problems.append("grid: %s served %s requests with %s errors" % (row["config"], row["requests"], row["errors"]))
 endpoints = rows("endpoints.csv")
 if len(endpoints) != 12 or any(int(row["requests"]) == 0 for row in endpoints):
     problems.append("endpoints: expected 12 rows with requests, got %s" % endpoints)
+mixed = rows("mixed.csv")
+if {(row["config"], row["endpoint"]) for row in mixed} != {(config, endpoint) for config in
+        ("hikari", "hikari-admission", "tomcat-safe") for endpoint in ("questions", "pause")}:
+    problems.append("mixed: expected both endpoints for hikari, hikari-admission and tomcat-safe, got %s" % mixed)
+for row in mixed:
+    if int(row["requests"]) == 0 or int(row["errors"]) != 0:
+        problems.append("mixed: %s %s served %s requests with %s errors" % (row["config"], row["endpoint"],
+                                                                           row["requests"], row["errors"]))
 ceiling = rows("ceiling.csv")
 if not ceiling or float(ceiling[0]["queries_per_s"]) <= 0:
     problems.append("ceiling: no queries measured")
 report = open(os.path.join(scratch, "http", "report.md")).read()
-for section in ("## Every cell", "## Best and worst", "## Other endpoints", "## Ceiling", "## Charts"):
+for section in ("## Every cell", "## Best and worst", "## The fair borrow gate's goal", "## Mixed workload",
+                "## Other endpoints", "## Ceiling", "## Charts"):
     if section not in report:
         problems.append("report: missing section " + section)
-for config in ("hikari", "tomcat-safe"):
-    if not os.path.getsize(os.path.join(scratch, "http", "img", config + ".png")):
-        problems.append("charts: empty %s.png" % config)
+for chart in ("hikari", "tomcat-safe", "mixed"):
+    if not os.path.getsize(os.path.join(scratch, "http", "img", chart + ".png")):
+        problems.append("charts: empty %s.png" % chart)
 
 if problems:
     print("benchmark quick check FAILED:\n- " + "\n- ".join(problems))
     sys.exit(1)
-print("benchmark quick check: JMH (10 results), HTTP grid (2 cells), 12 endpoint runs, ceiling, report and charts")
+print("benchmark quick check: JMH (12 results), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
+      "runs, ceiling, report and charts")
 PY

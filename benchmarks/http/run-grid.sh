@@ -5,20 +5,37 @@
 #
 #   bash benchmarks/http/run-grid.sh              # the plan behind docs/benchmarks.md
 #   bash benchmarks/http/run-grid.sh --quick      # smoke test: a few seconds, one grid point per configuration
+#   bash benchmarks/http/run-grid.sh --gate       # the fair borrow gate's comparison (issue 12): configs hikari,
+#                                                 # hikari-unfair, hikari-admission, tomcat-safe; pools 4, 8 x
+#                                                 # request threads 16, 32, 64; 3 runs, 60 s warm-up; the mixed
+#                                                 # workload; no other endpoints
+#
+# The mixed workload: half of wrk's connections on the questions endpoint, half on GET /pause?ms=20 (waits, never
+# uses the database), two wrk processes at once; each endpoint's requests/s and p99 per configuration.
 #
 # The query is the seed's: GET /questions?user=N for an owner N with 9 questions.
 #
 # Settings (environment): CONFIGS, POOLS, THREADS, RUNS, WARMUP and DURATION (seconds), ROWS (data set size),
+# MIXED_CONFIGS and MIXED_POINT ("pool threads") for the mixed workload (MIXED_CONFIGS="" skips it), PAUSE_MS,
 # CONNECTIONS (wrk connections), OUT (results directory), PGURL (psql URL of the database to use), SCHEMA (where
 # the data set lives: bench, bench_quick in quick mode), APP_PORT (18080, 18090 in quick mode; admin on the next).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 quick=false
-[ "${1:-}" = "--quick" ] && quick=true
+gate=false
+case "${1:-}" in
+    --quick) quick=true ;;
+    --gate) gate=true ;;
+    "") ;;
+    *) echo "usage: run-grid.sh [--quick | --gate]" >&2; exit 2 ;;
+esac
 
 if $quick; then
-    CONFIGS=${CONFIGS:-"hikari tomcat-safe"}
+    CONFIGS=${CONFIGS:-"hikari hikari-unfair hikari-admission tomcat-safe"}
+    MIXED_CONFIGS=${MIXED_CONFIGS:-"hikari hikari-admission tomcat-safe"}
+    MIXED_POINT=${MIXED_POINT:-"2 8"}
+    ENDPOINT_CONFIGS=${ENDPOINT_CONFIGS:-"hikari tomcat-safe"}
     POOLS=${POOLS:-"2"}
     THREADS=${THREADS:-"4"}
     RUNS=${RUNS:-1}
@@ -30,6 +47,18 @@ if $quick; then
     # its own schema and ports: a smoke test must never replace the full run's data set or take its ports
     SCHEMA=${SCHEMA:-bench_quick}
     APP_PORT=${APP_PORT:-18090}
+elif $gate; then
+    CONFIGS=${CONFIGS:-"hikari hikari-unfair hikari-admission tomcat-safe"}
+    POOLS=${POOLS:-"4 8"}
+    THREADS=${THREADS:-"16 32 64"}
+    RUNS=${RUNS:-3}
+    WARMUP=${WARMUP:-60}
+    DURATION=${DURATION:-10}
+    ROWS=${ROWS:-1000000}
+    SKIP_EXTRAS=${SKIP_EXTRAS:-true}
+    SCHEMA=${SCHEMA:-bench}
+    APP_PORT=${APP_PORT:-18080}
+    OUT=${OUT:-benchmarks/results/gate}
 else
     CONFIGS=${CONFIGS:-"hikari tomcat-default tomcat-safe"}
     POOLS=${POOLS:-"1 2 4 8 16 32"}
@@ -45,6 +74,10 @@ else
     APP_PORT=${APP_PORT:-18080}
 fi
 ADMIN_PORT=$(( APP_PORT + 1 ))
+# the mixed workload compares the bundle's configurations with the same app without the bundle (tomcat-safe)
+MIXED_CONFIGS=${MIXED_CONFIGS-"hikari hikari-unfair hikari-admission tomcat-safe"}
+MIXED_POINT=${MIXED_POINT:-"4 32"}
+PAUSE_MS=${PAUSE_MS:-20}
 CONNECTIONS=${CONNECTIONS:-64}
 # SKIP_EXTRAS=true runs the grid alone, without the endpoints, the non-fixed pool and the ceiling
 SKIP_EXTRAS=${SKIP_EXTRAS:-false}
@@ -118,23 +151,27 @@ prepare_data() {
 
 config_file() {
     case "$1" in
-        hikari|hikari-admission|hikari-variable) echo dropwizard-hikari-example/example-postgres.yml ;;
+        hikari|hikari-unfair|hikari-admission|hikari-variable) echo dropwizard-hikari-example/example-postgres.yml ;;
         tomcat-default|tomcat-variable) echo dropwizard-hikari-example/example-tomcat.yml ;;
         tomcat-safe) echo dropwizard-hikari-example/example-tomcat-safe.yml ;;
         *) echo "unknown configuration $1" >&2; exit 1 ;;
     esac
 }
 
-# Admission is named in every hikari configuration: `hikari` is the pool against Tomcat's pool, without admission
-# (the results recorded before admission became the bundle's default measured it so); `hikari-admission` is the
-# bundle's defaults.
+# Fair borrowing and admission are named in every hikari configuration, so a run never depends on the defaults of
+# the day: `hikari` has the gate on and no admission (the bundle's defaults since issue 12), `hikari-unfair` neither,
+# `hikari-admission` the gate and the example's PoolAdmissionBundle switched on. Results recorded before issue 12
+# called the configuration without admission and without the gate `hikari`.
 pool_settings() {
     local config=$1 size=$2
     case "$config" in
-        hikari) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.admission.enabled=false" ;;
-        hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.admission.enabled=true" ;;
-        hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s \
+        hikari) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=true -Ddw.hikari.admission.enabled=false" ;;
+        hikari-unfair) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=false \
             -Ddw.hikari.admission.enabled=false" ;;
+        hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=true \
+            -Ddw.hikari.admission.enabled=true" ;;
+        hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s \
+            -Ddw.hikari.fairBorrowing=true -Ddw.hikari.admission.enabled=false" ;;
         tomcat-variable) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=1 -Ddw.database.initialSize=1" ;;
         *) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=$size -Ddw.database.initialSize=$size" ;;
     esac
@@ -212,6 +249,47 @@ for run in $(seq 1 "$RUNS"); do
     done
 done
 
+# mixed PORT_URL: half the connections on the questions endpoint and half on /pause, two wrk processes at once, after
+# a warm-up of both; prints one CSV line per endpoint
+mixed_load() {
+    local questions="http://127.0.0.1:$APP_PORT/questions?user=$OWNER"
+    local pause="http://127.0.0.1:$APP_PORT/pause?ms=$PAUSE_MS"
+    local half=$(( CONNECTIONS / 2 ))
+    taskset -c 1 wrk -t1 -c"$half" -d"${WARMUP}s" "$questions" >/dev/null &
+    local warm=$!
+    taskset -c 1 wrk -t1 -c"$half" -d"${WARMUP}s" "$pause" >/dev/null
+    wait "$warm"
+    ENDPOINT=questions taskset -c 1 wrk -t1 -c"$half" -d"${DURATION}s" -s benchmarks/http/report.lua "$questions" \
+        > "$OUT/mixed-questions.out" &
+    local measured=$!
+    ENDPOINT=pause taskset -c 1 wrk -t1 -c"$half" -d"${DURATION}s" -s benchmarks/http/report.lua "$pause" \
+        > "$OUT/mixed-pause.out"
+    wait "$measured"
+    for endpoint in questions pause; do
+        echo "$endpoint,$(grep '^CSV,' "$OUT/mixed-$endpoint.out" | cut -d, -f2-)"
+        rm -f "$OUT/mixed-$endpoint.out"
+    done
+}
+
+if [ -n "$MIXED_CONFIGS" ]; then
+    read -r mixed_pool mixed_threads <<< "$MIXED_POINT"
+    mixed="$OUT/mixed.csv"
+    echo "run,endpoint,$header" > "$mixed"
+    echo "== mixed workload at pool $mixed_pool, $mixed_threads request threads: [$MIXED_CONFIGS], $RUNS run(s)"
+    for run in $(seq 1 "$RUNS"); do
+        configs=($MIXED_CONFIGS)
+        shift_by=$(( (run - 1) % ${#configs[@]} ))
+        configs=("${configs[@]:$shift_by}" "${configs[@]:0:$shift_by}")
+        for config in "${configs[@]}"; do
+            start_app "$config" "$mixed_pool" "$mixed_threads"
+            CONFIG=$config POOL_SIZE=$mixed_pool MAX_THREADS=$mixed_threads mixed_load | while read -r line; do
+                echo "$run,$line" | tee -a "$mixed"
+            done
+            stop_app
+        done
+    done
+fi
+
 if $SKIP_EXTRAS; then
     python3 benchmarks/report/http_report.py "$OUT"
     echo "wrote $OUT/report.md"
@@ -222,7 +300,7 @@ read -r endpoint_pool endpoint_threads <<< "$ENDPOINT_POINT"
 endpoints="$OUT/endpoints.csv"
 echo "config,endpoint,max_threads,requests,mean_ms,stdev_ms,p50_ms,p90_ms,p99_ms,errors,requests_per_s" > "$endpoints"
 echo "== endpoints at pool $endpoint_pool, $endpoint_threads request threads; and a non-fixed pool"
-for config in $CONFIGS hikari-variable tomcat-variable; do
+for config in ${ENDPOINT_CONFIGS:-$CONFIGS} hikari-variable tomcat-variable; do
     start_app "$config" "$endpoint_pool" "$endpoint_threads"
     for endpoint in owner by-owners large write transaction; do
         CONFIG=$config ENDPOINT=$endpoint ROWS=$ROWS OWNER=$OWNER OWNERS=$OWNERS MAX_THREADS=$endpoint_threads \

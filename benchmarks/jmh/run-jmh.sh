@@ -5,10 +5,13 @@
 #   bash benchmarks/jmh/run-jmh.sh              # every pool and thread count (about 17 minutes)
 #   bash benchmarks/jmh/run-jmh.sh --overhead   # one thread, the bundle against raw HikariCP and both Tomcat
 #                                               # configurations, 4 forks: the tight ratios (about 12 minutes)
+#   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside
+#                                               # raw-hikari and tomcat-safe, threads 1, 4, 8, FORKS forks (4)
 #   bash benchmarks/jmh/run-jmh.sh --quick      # a smoke test: stub driver, 1 thread, a fraction of a second
 #
 # Environment: BENCH_POSTGRES_URL (default jdbc:postgresql://127.0.0.1:5432/test), OUT (results directory:
-# benchmarks/results/jmh, or benchmarks/results/jmh-overhead for --overhead).
+# benchmarks/results/jmh, benchmarks/results/jmh-overhead for --overhead, benchmarks/results/jmh-gate for --gate),
+# FORKS (--gate only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,8 +19,9 @@ mode=full
 case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
+    --gate) mode=gate ;;
     "") ;;
-    *) echo "usage: run-jmh.sh [--quick | --overhead]" >&2; exit 2 ;;
+    *) echo "usage: run-jmh.sh [--quick | --overhead | --gate]" >&2; exit 2 ;;
 esac
 jar=benchmarks/target/benchmarks.jar
 postgres=${BENCH_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/test}
@@ -47,6 +51,15 @@ case $mode in
         forks_at_one=4
         settings=(-wi 5 -w 1s -i 5 -r 1s -p pool=raw-hikari,hikari,tomcat-default,tomcat-safe)
         ;;
+    gate)
+        # The issue's comparison: the gate's cost at one thread (goal: at most 10%) and the bundle at 4 and 8 threads
+        # against tomcat-safe, on the stub and on PostgreSQL. Every thread count gets FORKS forks.
+        out=${OUT:-benchmarks/results/jmh-gate}
+        threads="1 4 8"
+        forks_at_one=${FORKS:-4}
+        forks_at_many=${FORKS:-4}
+        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari,tomcat-safe)
+        ;;
     full)
         out=${OUT:-benchmarks/results/jmh}
         # 40 threads is more than the pool's 32 connections: contention
@@ -62,7 +75,7 @@ mkdir -p "$out"
 rm -f "$out"/jmh-t*.json
 
 for t in $threads; do
-    forks=1
+    forks=${forks_at_many:-1}
     if [ "$t" = 1 ]; then
         forks=$forks_at_one
     fi
@@ -71,5 +84,9 @@ for t in $threads; do
         -f "$forks" -t "$t" -rf json -rff "$out/jmh-t$t.json"
 done
 
-python3 benchmarks/report/jmh_report.py "$out" > "$out/jmh.md"
+if command -v gnuplot >/dev/null; then
+    python3 benchmarks/report/jmh_report.py "$out" --chart "$out/jmh.png" > "$out/jmh.md"
+else
+    python3 benchmarks/report/jmh_report.py "$out" > "$out/jmh.md"
+fi
 echo "wrote $out/jmh.md"

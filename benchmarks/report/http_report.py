@@ -119,6 +119,81 @@ def comparison(img, cells, configs, pools, threads):
     return "![all configurations side by side](img/comparison.png)"
 
 
+def gate_goal(cells):
+    """Issue 12's rule per cell: hikari's p99 at most tomcat-safe's, its requests/s at least 0.95 x hikari-unfair's.
+    Medians decide; the ranges beside them say whether the difference is inside the noise."""
+    needed = ("hikari", "hikari-unfair", "tomcat-safe")
+    keys = sorted({(key[1], key[2]) for key in cells if all((c, key[1], key[2]) in cells for c in needed)})
+    if not keys:
+        return []
+    lines = ["", "## The fair borrow gate's goal per cell (medians; ranges of the runs in brackets)", "",
+             "| pool | request threads | hikari p99 | tomcat-safe p99 | p99 goal | hikari req/s | hikari-unfair "
+             "req/s | ratio | throughput goal | both |", "|---|---|---|---|---|---|---|---|---|---|"]
+    met = 0
+    for pool, threads in keys:
+        gate, unfair, safe = (cells[(c, pool, threads)] for c in needed)
+        p99 = statistics.median(gate["p99_ms"]) <= statistics.median(safe["p99_ms"])
+        ratio = statistics.median(gate["requests_per_s"]) / statistics.median(unfair["requests_per_s"])
+        both = p99 and ratio >= 0.95
+        met += both
+        lines.append("| %d | %d | %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
+            pool, threads, fmt(*median_range(gate["p99_ms"])), fmt(*median_range(safe["p99_ms"])),
+            "met" if p99 else "missed", fmt(*median_range(gate["requests_per_s"]), digits=0),
+            fmt(*median_range(unfair["requests_per_s"]), digits=0), ratio, "met" if ratio >= 0.95 else "missed",
+            "**met**" if both else "missed"))
+    lines += ["", "Cells meeting both goals: %d of %d (the issue's rule turns the gate on by default at 5 of 6)."
+              % (met, len(keys))]
+    return lines
+
+
+def mixed_section(out, rows):
+    """The mixed workload: each endpoint's requests/s and p99 per configuration, median and range of the runs."""
+    by = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        for field in ("requests_per_s", "p50_ms", "p99_ms", "errors"):
+            by[(row["config"], row["endpoint"])][field].append(float(row[field]))
+    first = rows[0]
+    lines = ["", "## Mixed workload: questions and /pause at once (pool %s, %s request threads)"
+             % (first["pool_size"], first["max_threads"]), "",
+             "Half of wrk's connections on `GET /questions?user=N`, half on `GET /pause` (waits, never uses the "
+             "database), two wrk processes at once. `tomcat-safe` is the same application without the bundle.", "",
+             "| config | endpoint | requests/s | p50 | p99 | errors |", "|---|---|---|---|---|---|"]
+    configs = sorted({key[0] for key in by})
+    for config in configs:
+        for endpoint in ("questions", "pause"):
+            cell = by.get((config, endpoint))
+            if cell:
+                lines.append("| %s | %s | %s | %s | %s | %d |" % (
+                    config, endpoint, fmt(*median_range(cell["requests_per_s"]), digits=0),
+                    fmt(*median_range(cell["p50_ms"])), fmt(*median_range(cell["p99_ms"])), sum(cell["errors"])))
+    if shutil.which("gnuplot"):
+        img = os.path.join(out, "img")
+        os.makedirs(img, exist_ok=True)
+        data = os.path.join(img, "mixed.dat")
+        with open(data, "w") as handle:
+            handle.write("config questions-rps pause-rps questions-p99 pause-p99\n")
+            for config in configs:
+                values = []
+                for field in ("requests_per_s", "p99_ms"):
+                    for endpoint in ("questions", "pause"):
+                        cell = by.get((config, endpoint))
+                        values.append("%.2f" % statistics.median(cell[field]) if cell else "NaN")
+                handle.write("%s %s\n" % (config, " ".join(values)))
+        png = os.path.join(img, "mixed.png")
+        script = ["set terminal pngcairo size 1200,800 font ',9'", "set output '%s'" % png,
+                  "set multiplot layout 2,1 title 'Mixed workload: each endpoint per configuration (median of runs)'",
+                  "set style data histogram", "set style histogram cluster gap 1", "set style fill solid 0.8",
+                  "set key outside right", "set grid y", "set yrange [0:*]",
+                  "set ylabel 'requests/s'",
+                  "plot '%s' using 2:xtic(1) title columnheader(2), '' using 3 title columnheader(3)" % data,
+                  "set ylabel 'p99 latency (ms)'",
+                  "plot '%s' using 4:xtic(1) title columnheader(4), '' using 5 title columnheader(5)" % data,
+                  "unset multiplot"]
+        subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True, stderr=subprocess.DEVNULL)
+        lines += ["", "![mixed workload](img/mixed.png)"]
+    return lines
+
+
 def main():
     out = sys.argv[1]
     grid = read(os.path.join(out, "grid.csv"))
@@ -169,8 +244,14 @@ def main():
         report += ["", "## Ceiling: the same query over plain JDBC (no HTTP, no pool), app CPU", "",
                    "| JDBC threads | queries/s |", "|---|---|"]
         report += ["| %s | %.0f |" % (row["threads"], float(row["queries_per_s"])) for row in ceiling]
-        report += ["", "The best HTTP cell served %.0f requests/s: %.0f%% of the %.0f queries/s plain JDBC reaches."
-                   % (best_http, 100 * best_http / best_jdbc, best_jdbc)]
+        if best_jdbc > 0:
+            report += ["", "The best HTTP cell served %.0f requests/s: %.0f%% of the %.0f queries/s plain JDBC "
+                       "reaches." % (best_http, 100 * best_http / best_jdbc, best_jdbc)]
+
+    report += gate_goal(cells)
+    mixed = read(os.path.join(out, "mixed.csv"))
+    if mixed:
+        report += mixed_section(out, mixed)
 
     report += ["", "## Charts", ""] + charts(out, cells)
     with open(os.path.join(out, "report.md"), "w") as handle:

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Turns the JMH JSON files of run-jmh.sh into a Markdown table: ops/ms with the 99.9% error, per benchmark,
 database and thread count, and the ratios the report discusses (the bundle against raw HikariCP with the same
-metrics, and against each Tomcat configuration)."""
+metrics, the gate's cost (hikari against hikari-unfair) and the bundle against each Tomcat configuration).
+Pools absent from a run show as "-"."""
 import glob
 import json
 import os
+import subprocess
 import sys
 
-POOLS = ["raw-hikari-no-metrics", "raw-hikari", "hikari", "tomcat-default", "tomcat-safe"]
+POOLS = ["raw-hikari-no-metrics", "raw-hikari", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"]
 
 
 def load(directory):
@@ -64,24 +66,45 @@ def settings(directory):
     return lines
 
 
+def chart(rows, png):
+    """Clustered bars with gnuplot: ops/ms per benchmark, database and thread count, one bar per pool present."""
+    pools = [pool for pool in POOLS if any(pool in value for value in rows.values())]
+    data = os.path.splitext(png)[0] + ".dat"
+    with open(data, "w") as handle:
+        handle.write("cell " + " ".join(pools) + "\n")
+        for key in sorted(rows, key=lambda k: (k[0], k[1] or "", k[2])):
+            values = ["%.2f" % rows[key][pool][0] if pool in rows[key] else "NaN" for pool in pools]
+            handle.write("%s/%s/t%d %s\n" % (key[0].replace("Cycle", ""), key[1], key[2], " ".join(values)))
+    script = ["set terminal pngcairo size 1400,700 font ',9'", "set output '%s'" % png,
+              "set title 'JMH throughput per pool (ops/ms; higher is better)'", "set style data histogram",
+              "set style histogram cluster gap 1", "set style fill solid 0.8", "set key outside right",
+              "set grid y", "set logscale y", "set xtics rotate by -45 font ',8'", "set ylabel 'ops/ms (log scale)'",
+              "plot " + ", ".join("'%s' using %d:xtic(1) title columnheader(%d)" % (data, 2 + i, 2 + i)
+                                  for i in range(len(pools)))]
+    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True, stderr=subprocess.DEVNULL)
+
+
 def main():
     rows = load(sys.argv[1])
     if not rows:
         sys.exit("no JMH results in " + sys.argv[1])
+    if len(sys.argv) > 3 and sys.argv[2] == "--chart":
+        chart(rows, sys.argv[3])
     print("Throughput in operations per millisecond, ± JMH's 99.9% confidence error. A ratio marked "
           "\"within error\" compares two scores whose intervals overlap: it is not a measured difference.")
     print()
     print("\n".join(settings(sys.argv[1])))
     print()
     print("| benchmark | database | threads | " + " | ".join("`%s` ops/ms" % pool for pool in POOLS)
-          + " | hikari ÷ raw-hikari | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
-    print("|---" * (3 + len(POOLS) + 3) + "|")
+          + " | hikari ÷ hikari-unfair | hikari ÷ raw-hikari | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
+    print("|---" * (3 + len(POOLS) + 4) + "|")
     for key in sorted(rows, key=lambda k: (k[0], k[1] or "", k[2])):
         pools = rows[key]
         hikari = pools.get("hikari")
-        print("| %s | %s | %d | %s | %s | %s | %s |" % (
+        print("| %s | %s | %d | %s | %s | %s | %s | %s |" % (
             key[0], key[1], key[2],
             " | ".join(cell(pools.get(pool)) for pool in POOLS),
+            ratio(hikari, pools.get("hikari-unfair")),
             ratio(hikari, pools.get("raw-hikari")),
             ratio(hikari, pools.get("tomcat-default")),
             ratio(hikari, pools.get("tomcat-safe"))))

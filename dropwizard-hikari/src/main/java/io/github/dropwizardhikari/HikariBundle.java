@@ -7,8 +7,6 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
-import io.github.dropwizardhikari.admission.AdmissionFactory;
-import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.registry.PoolRegistry;
 import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
@@ -34,8 +32,9 @@ import static java.util.Objects.requireNonNull;
  * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
  * when configured) beside its metrics. The factory holds settings only.</p>
  *
- * <p>Unless {@code admission.enabled} is {@code false}, the bundle also puts Jetty's QoS handler in front of the
- * application's servlets, limiting concurrent requests to the pool's size (see {@link AdmissionFactory}).</p>
+ * <p>The bundle changes the pool and nothing else: it never touches Jetty, so no request that does not borrow a
+ * connection is delayed or refused because of it. Pool-aware admission of HTTP requests is a bundle of its own,
+ * {@link io.github.dropwizardhikari.admission.PoolAdmissionBundle}, for applications that want it.</p>
  *
  * <p>The bundle also adds the pool tasks to the admin port ({@code pool-status}, {@code pool-evict},
  * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
@@ -83,19 +82,6 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
         // the tasks ask the registry at each request, so they find pools built after this point too
         MetricRegistry metrics = environment.metrics();
         PoolTasks.register(environment, () -> PoolRegistry.pools(metrics));
-        AdmissionFactory admissionFactory = factory.getAdmission();
-        if (admissionFactory.isEnabled()) {
-            PoolAdmissionHandler admission = admissionFactory.build(factory.getMaxSize(),
-                factory.getMaxWaitForConnection(), environment.metrics(), name());
-            // between the application context and its servlets, so only application requests are limited
-            environment.getApplicationContext().insertHandler(admission);
-            LOGGER.info("Admission: at most {} requests to {} run at once; the others wait up to {} ms in arrival "
-                + "order (hikari.admission)", admission.getMaxRequestCount(), admissionFactory.getPaths(),
-                admission.getMaxSuspend().toMillis());
-            if (admissionFactory.getMaxConcurrentRequests().isEmpty()) {
-                factory.admissionLimitTakenFromMaxSize(admission.getMaxRequestCount());
-            }
-        }
     }
 
     /**

@@ -15,7 +15,6 @@ import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
-import io.github.dropwizardhikari.admission.AdmissionResizeWarning;
 import io.github.dropwizardhikari.config.binding.OriginRecordingDeserializer;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
 import io.github.dropwizardhikari.config.redaction.MaskedProperties;
@@ -56,7 +55,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
@@ -164,8 +162,12 @@ import static java.util.Objects.requireNonNull;
  * mapping.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
- * <tr><td>{@code admission}</td><td></td><td>see Pool-aware admission</td><td>Pool-aware admission of HTTP requests,
- * applied by {@code HikariBundle}.</td></tr>
+ * <tr><td>{@code fairBorrowing}</td><td></td><td>{@code false}</td><td>When every connection is out, borrowers wait
+ * in arrival order; the gate's wait and HikariCP's together stay within {@code maxWaitForConnection}. {@code false}:
+ * HikariCP's own hand-off.</td></tr>
+ * <tr><td>{@code admission}</td><td></td><td>see Pool-aware admission</td><td>Settings of pool-aware admission of
+ * HTTP requests, read only when the application adds {@code PoolAdmissionBundle}; see
+ * {@link AdmissionFactory}.</td></tr>
  * <tr><td>{@code pooler}</td><td></td><td>none</td><td>{@code transaction} when a transaction pooler (PgBouncer's
  * {@code pool_mode = transaction}) sits in front of the server: warns at startup about settings that cannot work
  * through it, and the sizing log stops measuring {@code maxSize} against the server behind it. Rule: {@code none}
@@ -364,6 +366,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     // ---- the bundle
 
     @JsonProperty
+    private boolean fairBorrowing = false;
+
+    @JsonProperty
     @Valid
     @NotNull
     private AdmissionFactory admission = new AdmissionFactory();
@@ -388,7 +393,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
 
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; there is no queue to choose")
+    @TomcatOnly("HikariCP hands connections to waiting threads directly; set fairBorrowing: true for borrowers "
+        + "to wait in arrival order")
     private boolean useFairQueue = true;
 
     /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */
@@ -446,10 +452,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonIgnore
     private final Set<String> tomcatOnlySettings = Collections.synchronizedSet(new LinkedHashSet<>());
-
-    @JsonIgnore
-    @Nullable
-    private Integer poolSizedAdmissionLimit;
 
     // whether maxSize and keepaliveTime were set, so that a rule can tell them from their defaults
     @JsonIgnore
@@ -830,7 +832,22 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     // ---- the bundle
 
     /**
-     * @return pool-aware admission of HTTP requests, applied by {@link HikariBundle}
+     * @return whether borrowers that find every connection out wait for one in arrival order (see
+     * {@link io.github.dropwizardhikari.borrow.FairBorrowGate})
+     */
+    @JsonProperty
+    public boolean isFairBorrowing() {
+        return fairBorrowing;
+    }
+
+    @JsonProperty
+    public void setFairBorrowing(boolean fairBorrowing) {
+        this.fairBorrowing = fairBorrowing;
+    }
+
+    /**
+     * @return the settings of pool-aware admission of HTTP requests, read only by
+     * {@link io.github.dropwizardhikari.admission.PoolAdmissionBundle} when the application adds it
      */
     @JsonProperty
     public AdmissionFactory getAdmission() {
@@ -1106,14 +1123,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     }
 
     // ---- admission (moving to its own bundle)
-
-    /**
-     * {@link HikariBundle} says here that it limited requests to {@code maxSize}, so that pools built later warn
-     * when they are resized at runtime: the admission limit cannot follow them.
-     */
-    void admissionLimitTakenFromMaxSize(int limit) {
-        this.poolSizedAdmissionLimit = limit;
-    }
 
     @Override
     public void asSingleConnectionPool() {
@@ -1397,12 +1406,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         HikariConfig config = toHikariConfig(metricRegistry, name);
         // Fail on a bad driver class or override class now, not on the first request.
         config.validate();
-        IntConsumer onResize = poolSizedAdmissionLimit == null
-            ? newMaxSize -> { }
-            : new AdmissionResizeWarning(name, poolSizedAdmissionLimit);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            PoolRegistry.healthChecks(metricRegistry).orElse(null), onResize, new PoolSizing(pooler),
-            tomcatMetricNames);
+            PoolRegistry.healthChecks(metricRegistry).orElse(null), newMaxSize -> { }, new PoolSizing(pooler),
+            tomcatMetricNames, fairBorrowing);
         PoolRegistry.built(metricRegistry, pool);
         return pool;
     }

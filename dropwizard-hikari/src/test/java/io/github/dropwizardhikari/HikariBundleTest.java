@@ -9,6 +9,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.github.dropwizardhikari.admission.PoolAdmissionBundle;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pool.CountingDriver;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
@@ -29,6 +30,13 @@ class HikariBundleTest {
     }
 
     static class AppBundle extends HikariBundle<AppConfiguration> {
+        @Override
+        public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
+            return configuration.hikari;
+        }
+    }
+
+    static class AdmissionBundle extends PoolAdmissionBundle<AppConfiguration> {
         @Override
         public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
             return configuration.hikari;
@@ -120,8 +128,21 @@ class HikariBundleTest {
     }
 
     @Test
-    void admissionIsOnByDefaultAtThePoolsSize() {
-        new AppBundle().run(configuration("admission-default"), environment);
+    void theBundleNeverTouchesJetty() throws Exception {
+        AppConfiguration configuration = configuration("no-jetty");
+        AppBundle bundle = new AppBundle();
+        bundle.run(configuration, environment);
+        bundle.getDataSource().getConnection().close();
+
+        assertThat(environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class)).isNull();
+        assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));
+    }
+
+    @Test
+    void admissionComesOnlyWithItsOwnBundleSizedToThePool() {
+        AppConfiguration configuration = configuration("admission-bundle");
+        new AppBundle().run(configuration, environment);
+        new AdmissionBundle().run(configuration, environment);
 
         PoolAdmissionHandler admission = environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class);
         assertThat(admission).isNotNull();
@@ -130,11 +151,12 @@ class HikariBundleTest {
     }
 
     @Test
-    void admissionCanBeTurnedOff() {
+    void theAdmissionBundleCanBeTurnedOffFromYaml() {
         AppConfiguration configuration = configuration("admission-off");
         configuration.hikari.getAdmission().setEnabled(false);
 
         new AppBundle().run(configuration, environment);
+        new AdmissionBundle().run(configuration, environment);
 
         assertThat(environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class)).isNull();
         assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));

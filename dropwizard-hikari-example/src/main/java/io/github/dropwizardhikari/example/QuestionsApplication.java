@@ -11,10 +11,12 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.migrations.MigrationsBundle;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.admission.PoolAdmissionBundle;
 import io.github.dropwizardhikari.example.data.GenerateQuestionsCommand;
 import io.github.dropwizardhikari.example.data.LoadQuestionsCommand;
 import io.github.dropwizardhikari.example.data.StartupSeeder;
 import io.github.dropwizardhikari.example.errors.DatabaseUnavailableExceptionMapper;
+import io.github.dropwizardhikari.example.resources.PauseResource;
 import io.github.dropwizardhikari.example.resources.QuestionsResource;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
@@ -48,6 +50,19 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
                 return configuration.getHikari();
             }
         });
+        // Admission, off in the shipped configurations (hikari.admission.enabled: false): the benchmark turns it on
+        // to measure it. An application whose every request uses the pool would add it and leave it on.
+        bootstrap.addBundle(new PoolAdmissionBundle<>() {
+            @Override
+            public @Nullable HikariDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {
+                return configuration.getHikari();
+            }
+
+            @Override
+            protected String name() {
+                return QuestionsConfiguration.POOL_NAME;
+            }
+        });
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public PooledDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {
@@ -65,6 +80,7 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
         new StartupSeeder(configuration.getSeed()).run(built);
         environment.jersey().register(new QuestionsResource(built, configuration.getMaxLimit(),
             configuration.getMaxUsersPerRequest()));
+        environment.jersey().register(new PauseResource());
         environment.jersey().register(new DatabaseUnavailableExceptionMapper());
         this.jdbi = built;
     }

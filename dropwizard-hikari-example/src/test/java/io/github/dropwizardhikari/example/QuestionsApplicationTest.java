@@ -70,6 +70,22 @@ class QuestionsApplicationTest {
     }
 
     @Test
+    void pauseWaitsWithoutTheDatabaseAndRefusesLongPauses() throws Exception {
+        long started = System.nanoTime();
+        JsonNode paused = json.readTree(HIKARI_H2.client().target(url(HIKARI_H2, "/pause?ms=50")).request()
+            .get(String.class));
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(paused.get("pausedMs").asInt()).isEqualTo(50);
+        assertThat(tookMillis).isGreaterThanOrEqualTo(50);
+        try (Response tooLong = HIKARI_H2.client().target(url(HIKARI_H2, "/pause?ms=5000")).request().get()) {
+            assertThat(tooLong.getStatus()).isEqualTo(400);
+        }
+        // the example adds PoolAdmissionBundle, switched off in its configurations
+        assertThat(HIKARI_H2.getEnvironment().metrics().getNames()).noneMatch(name -> name.contains(".admission."));
+    }
+
+    @Test
     void questionsAreJsonWithNullsAndIsoDates() throws Exception {
         JsonNode questions = json.readTree(HIKARI_PG.client().target(url(HIKARI_PG, "/questions/first?limit=500"))
             .request().get(String.class));

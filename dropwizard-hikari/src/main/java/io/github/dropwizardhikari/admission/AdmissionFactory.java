@@ -14,17 +14,18 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Pool-aware admission: limits how many application requests run at once, by default to the pool's
- * {@code maxSize}, so that requests beyond that wait in a FIFO queue in front of the pool instead of competing
- * for connections inside it. On by default: on the benchmark grid ({@code docs/benchmarks.md}: 4 and 8
- * connections under 32 and 64 request threads) it gave HikariCP more throughput and a shorter tail than without
- * it. Turn it off, or narrow {@code paths}, for applications whose requests run long without the database
- * (streaming, long polling, calls to other services).
+ * The settings of pool-aware admission ({@code hikari.admission}), read only by {@link PoolAdmissionBundle}:
+ * adding that bundle turns admission on; without it these settings do nothing and the server admits every request.
+ * Admission limits how many application requests run at once, by default to the pool's {@code maxSize}, so that
+ * requests beyond that wait in a FIFO queue in front of the pool. It pays when every request uses the pool and
+ * request threads far outnumber connections on one or two CPUs; it hurts wherever requests run without the
+ * database (streaming, long polling, calls to other services), since each of them holds a place.
  *
  * <table>
  * <caption>Configuration parameters ({@code hikari.admission})</caption>
  * <tr><th>Name</th><th>Default</th><th>Description</th></tr>
- * <tr><td>{@code enabled}</td><td>{@code true}</td><td>Whether admission is on.</td></tr>
+ * <tr><td>{@code enabled}</td><td>{@code true}</td><td>With {@link PoolAdmissionBundle} added, {@code false} turns
+ * admission off without a code change.</td></tr>
  * <tr><td>{@code maxConcurrentRequests}</td><td>the pool's {@code maxSize}</td><td>Requests admitted at once;
  * at least 1.</td></tr>
  * <tr><td>{@code maxWait}</td><td>the pool's {@code maxWaitForConnection}</td><td>How long a request may wait
@@ -38,8 +39,7 @@ import java.util.concurrent.TimeUnit;
  * </table>
  *
  * <p>The limit is fixed when the server starts: Jetty's {@code QoSHandler} cannot change it while running. A pool
- * resized at runtime keeps the limit it started with, and when the limit was taken from {@code maxSize}, the
- * resize is logged as a warning ({@link AdmissionResizeWarning}).</p>
+ * resized at runtime keeps the limit it started with; the warning logged with a 503 says so.</p>
  */
 public class AdmissionFactory {
     private boolean enabled = true;

@@ -17,12 +17,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Jetty's {@link QoSHandler} with Dropwizard metrics and a JSON 503.
+ * Jetty's {@link QoSHandler} with Dropwizard metrics and a JSON 503 that says why.
  *
  * <p>Jetty does the admission: at most {@code maxRequestCount} requests pass at once, the rest are suspended
  * (holding no thread) in FIFO order until a permit frees up or {@code maxSuspend} passes. This class adds the
- * metrics {@code <name>.admission.{admitted, inside, waiting, wait, rejected}} and answers a rejected or
- * expired request with {@code 503}, {@code Retry-After} and a body in Dropwizard's error format.</p>
+ * metrics {@code <name>.admission.{admitted, inside, waiting, wait, rejected}}, answers a rejected or expired
+ * request with {@code 503}, {@code Retry-After} and a body in Dropwizard's error format naming the admission
+ * limit, and logs a rate-limited {@code WARN} ({@link AdmissionLimitWarning}).</p>
  */
 public class PoolAdmissionHandler extends QoSHandler {
     private static final String ARRIVAL_ATTRIBUTE = PoolAdmissionHandler.class.getName() + ".arrival";
@@ -32,6 +33,7 @@ public class PoolAdmissionHandler extends QoSHandler {
     private final Timer wait;
     private final Meter rejected;
     private final long retryAfterSeconds;
+    private final AdmissionLimitWarning warning;
 
     PoolAdmissionHandler(MetricRegistry metrics, String name, long retryAfterSeconds) {
         this.admitted = metrics.meter(MetricRegistry.name(name, "admission", "admitted"));
@@ -40,6 +42,7 @@ public class PoolAdmissionHandler extends QoSHandler {
         this.rejected = metrics.meter(MetricRegistry.name(name, "admission", "rejected"));
         metrics.gauge(MetricRegistry.name(name, "admission", "waiting"), () -> this::getSuspendedRequestCount);
         this.retryAfterSeconds = retryAfterSeconds;
+        this.warning = new AdmissionLimitWarning(metrics, name, System::nanoTime);
     }
 
     @Override
@@ -62,17 +65,22 @@ public class PoolAdmissionHandler extends QoSHandler {
 
     @Override
     protected void reject(Request request, Response response, Callback callback, int status) {
-        writeUnavailable(response, callback, "too many requests are waiting for a database connection");
+        String why = getMaxSuspendedRequestCount() + " more are waiting already (hikari.admission.maxWaitingRequests)";
+        writeUnavailable(response, callback, why);
     }
 
     @Override
     protected void expireSuspended(Request request, Response response, Callback callback) {
-        writeUnavailable(response, callback, "timed out after " + getMaxSuspend().toMillis()
-            + " ms waiting for a database connection");
+        String why = "this request waited " + getMaxSuspend().toMillis()
+            + " ms for its turn (hikari.admission.maxWait)";
+        writeUnavailable(response, callback, why);
     }
 
-    private void writeUnavailable(Response response, Callback callback, String message) {
+    private void writeUnavailable(Response response, Callback callback, String why) {
         rejected.mark();
+        warning.refused(getMaxRequestCount(), why);
+        String message = "the server is at its admission limit of " + getMaxRequestCount()
+            + " concurrent requests; " + why;
         response.setStatus(HttpStatus.SERVICE_UNAVAILABLE_503);
         response.getHeaders().put(HttpHeader.RETRY_AFTER, retryAfterSeconds);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, MimeTypes.Type.APPLICATION_JSON_UTF_8.asString());

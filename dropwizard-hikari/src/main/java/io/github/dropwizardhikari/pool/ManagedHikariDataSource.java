@@ -5,8 +5,10 @@ import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
+import io.github.dropwizardhikari.borrow.FairBorrowGate;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +34,10 @@ import static java.util.Objects.requireNonNull;
  * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
  * health checks so a pool of the same name can be built again, and may be called any number of times, started
  * or not. A stopped pool does not restart.</p>
+ *
+ * <p>With fair borrowing on, {@link #getConnection()} goes through a {@link FairBorrowGate}, so borrowers that find
+ * every connection out wait in arrival order. HikariCP's {@code Wait}, {@code Usage} and {@code ConnectionCreation}
+ * metrics use Metrics' lock-free reservoir ({@link LockFreeReservoirs}).</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -45,6 +51,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final IntConsumer onResize;
     private final PoolSizing sizing;
     private final boolean tomcatMetricNames;
+    private final boolean fairBorrowing;
     private final List<String> registeredHealthChecks = new ArrayList<>();
     private final Object lock = new Object();
 
@@ -52,6 +59,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private volatile HikariDataSource pool;
     @Nullable
     private TomcatMetricNames tomcatGauges;
+    // set before pool is published, read after it
+    @Nullable
+    private volatile FairBorrowGate gate;
     private volatile boolean closed;
 
     /**
@@ -83,11 +93,38 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames) {
+        this(config, healthChecks, onResize, sizing, tomcatMetricNames, false);
+    }
+
+    /**
+     * @param fairBorrowing whether borrowers that find every connection out wait in arrival order
+     */
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
+                                   IntConsumer onResize, boolean fairBorrowing) {
+        this(config, healthChecks, onResize, PoolSizing.direct(), false, fairBorrowing);
+    }
+
+    /**
+     * @param config            a validated configuration, owned by this data source from now on
+     * @param healthChecks      where HikariCP's health checks are registered when the pool starts; {@code null}
+     *                          for none
+     * @param onResize          told the new maximum size whenever the running pool is resized, through
+     *                          {@code HikariConfigMXBean} or JMX
+     * @param sizing            logs the pool's size against the server's connection limit, in the background, each
+     *                          time the pool starts
+     * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool
+     *                          registers (see {@link TomcatMetricNames})
+     * @param fairBorrowing     whether borrowers that find every connection out wait in arrival order
+     */
+    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
+                                   IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames,
+                                   boolean fairBorrowing) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
         this.onResize = requireNonNull(onResize, "onResize");
         this.sizing = requireNonNull(sizing, "sizing");
         this.tomcatMetricNames = tomcatMetricNames;
+        this.fairBorrowing = fairBorrowing;
     }
 
     public String getPoolName() {
@@ -114,6 +151,13 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return copy;
     }
 
+    /**
+     * @return whether borrowers wait in arrival order when every connection is out
+     */
+    public boolean isFairBorrowing() {
+        return fairBorrowing;
+    }
+
     @Override
     public void start() throws Exception {
         pool();
@@ -133,6 +177,10 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             awaitBorrowedConnections(running);
             // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics.
             running.close();
+            FairBorrowGate runningGate = gate;
+            if (runningGate != null) {
+                runningGate.unregister();
+            }
         }
     }
 
@@ -160,7 +208,18 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        return pool().getConnection();
+        HikariDataSource running = pool();
+        FairBorrowGate runningGate = gate;
+        if (runningGate == null) {
+            return running.getConnection();
+        }
+        // HikariCP's data source is its pool's only way in; the pool's own getConnection takes the time left
+        HikariPool hikariPool = (HikariPool) running.getHikariPoolMXBean();
+        if (hikariPool == null) {
+            // closed meanwhile: HikariCP says so in its own words
+            return running.getConnection();
+        }
+        return runningGate.borrow(hikariPool, running.getConnectionTimeout());
     }
 
     @Override
@@ -194,20 +253,30 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     /**
-     * Unwraps to this class, to {@link HikariDataSource} (for {@code getHikariPoolMXBean()} and runtime
-     * resizing), or to whatever the driver's data source unwraps to. All but the first start the pool.
+     * Unwraps to this class, to its {@link FairBorrowGate} when fair borrowing is on, to {@link HikariDataSource}
+     * (for {@code getHikariPoolMXBean()}, runtime resizing and {@code evictConnection}), or to whatever the driver's
+     * data source unwraps to. All but the first start the pool.
      */
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
         if (iface.isInstance(this)) {
             return iface.cast(this);
         }
-        return pool().unwrap(iface);
+        HikariDataSource running = pool();
+        FairBorrowGate runningGate = gate;
+        if (runningGate != null && iface.isInstance(runningGate)) {
+            return iface.cast(runningGate);
+        }
+        return running.unwrap(iface);
     }
 
     @Override
     public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return iface.isInstance(this) || pool().isWrapperFor(iface);
+        if (iface.isInstance(this)) {
+            return true;
+        }
+        HikariDataSource running = pool();
+        return iface.isInstance(gate) || running.isWrapperFor(iface);
     }
 
     @Override
@@ -243,14 +312,31 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             config.setHealthCheckRegistry(hikariChecks);
         }
         CatalogProbe.adoptDefaultCatalog(config);
+        MetricRegistry metrics = metricRegistry();
+        if (metrics != null) {
+            LockFreeReservoirs.register(metrics, getPoolName());
+        }
+        // a configuration built without a registry still gets a gate; its metrics then go nowhere visible
+        MetricRegistry gateMetrics = metrics == null ? new MetricRegistry() : metrics;
+        FairBorrowGate newGate = fairBorrowing
+            ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
+            : null;
+        IntConsumer resized = newGate == null ? onResize : onResize.andThen(newGate::resize);
         HikariDataSource started;
         try {
-            started = new ResizeReportingHikariDataSource(config, onResize);
+            started = new GatedHikariDataSource(config, resized);
         } catch (PoolInitializationException e) {
+            if (metrics != null) {
+                LockFreeReservoirs.remove(metrics, getPoolName());
+            }
+            if (newGate != null) {
+                newGate.unregister();
+            }
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;
             throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
         }
+        gate = newGate;
         registerHealthChecks(hikariChecks);
         try {
             registerTomcatGauges(started);
@@ -263,12 +349,18 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return started;
     }
 
+    @Nullable
+    private MetricRegistry metricRegistry() {
+        Object registry = config.getMetricRegistry();
+        return registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
+    }
+
     // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
     // and its threads behind when a metric of the same name exists already.
     private void refuseDuplicateMetrics() {
-        Object registry = config.getMetricRegistry();
+        MetricRegistry registry = metricRegistry();
         String probe = MetricRegistry.name(getPoolName(), "pool", "Wait");
-        if (registry instanceof MetricRegistry && ((MetricRegistry) registry).getNames().contains(probe)) {
+        if (registry != null && registry.getNames().contains(probe)) {
             throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in this "
                 + "MetricRegistry; give each pool its own name, or stop the other one first");
         }

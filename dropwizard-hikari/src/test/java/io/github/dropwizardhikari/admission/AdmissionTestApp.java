@@ -23,7 +23,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** An application whose {@code /work/{id}} requests hold their slot until the test opens a gate. */
+/**
+ * An application with admission added, whose {@code /work/{id}} requests hold their slot until the test opens a
+ * gate.
+ */
 public class AdmissionTestApp extends Application<AdmissionTestApp.Config> {
     public static class Config extends Configuration {
         @Valid
@@ -86,6 +89,12 @@ public class AdmissionTestApp extends Application<AdmissionTestApp.Config> {
     @Override
     public void initialize(Bootstrap<Config> bootstrap) {
         bootstrap.addBundle(hikariBundle);
+        bootstrap.addBundle(new PoolAdmissionBundle<>() {
+            @Override
+            public HikariDataSourceFactory getDataSourceFactory(Config configuration) {
+                return configuration.hikari;
+            }
+        });
     }
 
     @Override

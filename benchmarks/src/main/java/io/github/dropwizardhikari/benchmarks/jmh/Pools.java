@@ -27,7 +27,10 @@ import java.util.Optional;
  *     <li>{@code raw-hikari-no-metrics}: a plain {@link HikariDataSource}, no metrics</li>
  *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
- *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (lock-free reservoirs),
+ *     with {@code fairBorrowing: true}: the fair borrow gate</li>
+ *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false} (the default), so the gate's cost is the
+ *     difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
  *     ConnectionState and StatementFinalizer interceptors</li>
@@ -38,7 +41,7 @@ public class Pools {
     private static final int MAX_SIZE = 32;
     private static final Duration TIMEOUT = Duration.seconds(8);
 
-    @Param({"raw-hikari-no-metrics", "raw-hikari", "hikari", "tomcat-default", "tomcat-safe"})
+    @Param({"raw-hikari-no-metrics", "raw-hikari", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"})
     public String pool;
 
     /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
@@ -58,7 +61,16 @@ public class Pools {
                 config.setMetricRegistry(new MetricRegistry());
                 raw(config);
             }
-            case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
+            case "hikari" -> {
+                HikariDataSourceFactory fair = hikari();
+                fair.setFairBorrowing(true);
+                managed(fair.build(new MetricRegistry(), "hikari"));
+            }
+            case "hikari-unfair" -> {
+                HikariDataSourceFactory unfair = hikari();
+                unfair.setFairBorrowing(false);
+                managed(unfair.build(new MetricRegistry(), "hikari"));
+            }
             case "tomcat-default" -> managed(tomcat().build(new MetricRegistry(), "tomcat"));
             case "tomcat-safe" -> managed(safe(tomcat()).build(new MetricRegistry(), "tomcat"));
             default -> throw new IllegalArgumentException("unknown pool " + pool);

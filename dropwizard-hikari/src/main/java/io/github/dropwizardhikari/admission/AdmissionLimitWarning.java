@@ -1,0 +1,61 @@
+package io.github.dropwizardhikari.admission;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The {@code WARN} logged when admission answers 503: at once for the first, then at most once per interval,
+ * counting the 503s in between, so a burst of refusals cannot flood the log.
+ *
+ * <p>When the pool was resized at runtime, the warning says so: Jetty's {@code QoSHandler} fixes its limit when
+ * the server starts, so a pool grown through JMX leaves admission at its old limit until a restart.</p>
+ */
+final class AdmissionLimitWarning {
+    static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final Logger LOGGER = LoggerFactory.getLogger(PoolAdmissionHandler.class);
+
+    private final MetricRegistry metrics;
+    private final String poolName;
+    private final LongSupplier clock;
+    private final AtomicLong refusedSinceLastWarning = new AtomicLong();
+    private final AtomicLong nextWarningAt;
+
+    AdmissionLimitWarning(MetricRegistry metrics, String poolName, LongSupplier clock) {
+        this.metrics = metrics;
+        this.poolName = poolName;
+        this.clock = clock;
+        this.nextWarningAt = new AtomicLong(clock.getAsLong());
+    }
+
+    void refused(int limit, String why) {
+        long refused = refusedSinceLastWarning.incrementAndGet();
+        long now = clock.getAsLong();
+        long due = nextWarningAt.get();
+        if (now - due < 0 || !nextWarningAt.compareAndSet(due, now + INTERVAL_NANOS)) {
+            return;
+        }
+        refusedSinceLastWarning.addAndGet(-refused);
+        LOGGER.warn("Admission answered 503 to {} request(s) since its last warning: the server is at its admission "
+            + "limit of {} concurrent requests (hikari.admission.maxConcurrentRequests); {}{}", refused, limit, why,
+            resizeNote(limit));
+    }
+
+    private String resizeNote(int limit) {
+        Gauge<?> maxConnections = metrics.getGauges().get(MetricRegistry.name(poolName, "pool", "MaxConnections"));
+        if (maxConnections == null || !(maxConnections.getValue() instanceof Number)) {
+            return "";
+        }
+        int poolSize = ((Number) maxConnections.getValue()).intValue();
+        if (poolSize == limit) {
+            return "";
+        }
+        return "; pool " + poolName + " now has " + poolSize + " connections, but Jetty's QoSHandler cannot change "
+            + "its limit while the server runs: restart the application to apply it";
+    }
+}

@@ -1,0 +1,193 @@
+package io.github.dropwizardhikari.borrow;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import com.zaxxer.hikari.pool.HikariPool;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes borrowers wait for a connection in arrival order.
+ *
+ * <p>HikariCP hands a returned connection to whichever waiting thread gets there first, so under
+ * oversubscription some borrowers wait much longer than others. The gate puts a fair {@link Semaphore} with one
+ * place per connection in front of the pool: a borrower takes a place (queueing in arrival order when there is
+ * none), then takes a connection from HikariCP, and gives the place back when it gives the connection back
+ * ({@link GatedConnection}). While places are free the gate costs an uncontended semaphore operation and no wait.</p>
+ *
+ * <p>{@code maxWaitForConnection} bounds the whole borrow: HikariCP gets only what is left of it after the gate.
+ * A borrower that runs out of time gets the same {@link SQLTransientConnectionException}, with the same message, as
+ * from HikariCP's own timeout, and {@code <pool>.pool.ConnectionTimeoutRate} counts it.</p>
+ *
+ * <p>Metrics beside HikariCP's: {@code <pool>.pool.GateWaiting} (gauge: borrowers queued now) and
+ * {@code <pool>.pool.GateWait} (timer: how long each borrower that found no free place queued).</p>
+ */
+public final class FairBorrowGate {
+    private final String poolName;
+    private final MetricRegistry metrics;
+    private final Places places;
+    private final Timer wait;
+    private int size;
+
+    /**
+     * @param poolName the pool's name, for messages and metric names
+     * @param size     places at the gate: the pool's {@code maxSize}
+     * @param metrics  where the gate's metrics go
+     */
+    public FairBorrowGate(String poolName, int size, MetricRegistry metrics) {
+        this.poolName = poolName;
+        this.metrics = metrics;
+        this.places = new Places(size);
+        this.size = size;
+        this.wait = metrics.register(waitName(poolName),
+            new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        metrics.register(waitingName(poolName), (Gauge<Integer>) this::waiting);
+    }
+
+    public static String waitName(String poolName) {
+        return MetricRegistry.name(poolName, "pool", "GateWait");
+    }
+
+    public static String waitingName(String poolName) {
+        return MetricRegistry.name(poolName, "pool", "GateWaiting");
+    }
+
+    /**
+     * Takes a place, waiting in arrival order if need be, then a connection from HikariCP.
+     *
+     * @param pool          HikariCP's pool
+     * @param timeoutMillis the longest the whole borrow may take: the pool's connection timeout
+     * @return the connection, which gives its place back when closed
+     * @throws SQLTransientConnectionException when no connection came in time
+     * @throws SQLException                    whatever else HikariCP throws, or when the thread is interrupted
+     */
+    public Connection borrow(HikariPool pool, long timeoutMillis) throws SQLException {
+        long start = System.nanoTime();
+        boolean queued = false;
+        try {
+            // the timed form with no wait honours the queue, where tryAcquire() would jump it
+            if (!places.tryAcquire(0, TimeUnit.NANOSECONDS)) {
+                queued = true;
+                if (!queue(timeoutMillis, start)) {
+                    throw timeout(pool, start, null);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException(poolName + " - Interrupted during connection acquisition", e);
+        }
+        long left = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        Connection connection;
+        try {
+            connection = pool.getConnection(Math.max(left, 0));
+        } catch (SQLTransientConnectionException e) {
+            release();
+            throw queued ? timeout(pool, start, e) : e;
+        } catch (SQLException | RuntimeException e) {
+            release();
+            throw e;
+        }
+        return new GatedConnection(connection, this);
+    }
+
+    private boolean queue(long timeoutMillis, long start) throws InterruptedException {
+        try {
+            long left = TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - start);
+            return places.tryAcquire(left, TimeUnit.NANOSECONDS);
+        } finally {
+            wait.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * HikariCP's timeout, with the time of the whole borrow: the same type, message, SQL state and cause.
+     */
+    private SQLTransientConnectionException timeout(HikariPool pool, long start,
+                                                    @Nullable SQLTransientConnectionException fromHikari) {
+        if (fromHikari == null) {
+            Meter timeouts = metrics.getMeters().get(MetricRegistry.name(poolName, "pool", "ConnectionTimeoutRate"));
+            if (timeouts != null) {
+                timeouts.mark();
+            }
+        }
+        String message = poolName + " - Connection is not available, request timed out after "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms (total=" + pool.getTotalConnections()
+            + ", active=" + pool.getActiveConnections() + ", idle=" + pool.getIdleConnections() + ", waiting="
+            + (pool.getThreadsAwaitingConnection() + waiting()) + ")";
+        if (fromHikari == null) {
+            return new SQLTransientConnectionException(message);
+        }
+        SQLTransientConnectionException timeout = new SQLTransientConnectionException(message,
+            fromHikari.getSQLState(), fromHikari.getErrorCode(), fromHikari.getCause());
+        if (fromHikari.getNextException() != null) {
+            timeout.setNextException(fromHikari.getNextException());
+        }
+        return timeout;
+    }
+
+    void release() {
+        places.release();
+    }
+
+    /**
+     * Follows a runtime change of the pool's {@code maxSize}: one place per connection.
+     */
+    public synchronized void resize(int newSize) {
+        if (newSize > size) {
+            places.release(newSize - size);
+        } else if (newSize < size) {
+            places.reducePermits(size - newSize);
+        }
+        size = newSize;
+    }
+
+    /**
+     * @return borrowers queued at the gate now (the semaphore's own count of its queue)
+     */
+    public int waiting() {
+        return places.getQueueLength();
+    }
+
+    /**
+     * @return free places: the pool's size less the connections borrowed through the gate and not yet returned
+     */
+    public int freePlaces() {
+        return places.availablePermits();
+    }
+
+    /**
+     * Removes the gate's metrics, so that a pool of the same name can be built again.
+     */
+    public void unregister() {
+        metrics.remove(waitName(poolName));
+        metrics.remove(waitingName(poolName));
+    }
+
+    @Override
+    public String toString() {
+        return "FairBorrowGate{pool=" + poolName + ", places=" + size + ", free=" + freePlaces() + ", waiting="
+            + waiting() + "}";
+    }
+
+    /** A fair semaphore whose places can also be taken away, for a pool that shrinks. */
+    private static final class Places extends Semaphore {
+        private static final long serialVersionUID = 1L;
+
+        Places(int size) {
+            super(size, true);
+        }
+
+        @Override
+        protected void reducePermits(int reduction) {
+            super.reducePermits(reduction);
+        }
+    }
+}
