@@ -42,8 +42,8 @@ def chart(out, rows, limit):
     png = os.path.join(img, "scale-out.png")
     script = ["set terminal pngcairo size 1400,1000 font ',10'", "set output '%s'" % png,
               "set multiplot layout 2,2 title 'N instances of the example, each with the same fixed pool: direct "
-              "vs through PgBouncer'", "set key top left", "set grid", "set xrange [0.8:*]", "set logscale x 2",
-              "set xtics (1, 2, 4, 8)", "set xlabel 'instances started (N asked)'", "set yrange [0:*]"]
+              "vs through PgBouncer'", "set key top left", "set grid", "set xrange [0.8:10]", "set logscale x 2",
+              "set xtics (1, 2, 4, 8)", "set xlabel 'instances asked (N)'", "set yrange [0:*]"]
     panels = (("instances that started", 2), ("aggregate requests/s", 4), ("p99 latency (ms)", 6),
               ("server connections in use (peak)", 8))
     for title, first in panels:

@@ -182,7 +182,8 @@ start_instances() {
         if $up; then
             ports+=("$port")
         else
-            echo "$mode N=$count instance $i did not start: $(grep -m1 -E 'Exception|FATAL|ERROR' \
+            # the cause (the server's refusal) rather than Dropwizard's "Unable to start server"
+            echo "$mode N=$count instance $i did not start: $(grep -m1 -E 'FATAL|PSQLException|Exception' \
                 "$work/app-$mode-$count-$i.log" | cut -c1-300)" | tee -a "$logs"
         fi
         # the sizing line each instance logged at start
