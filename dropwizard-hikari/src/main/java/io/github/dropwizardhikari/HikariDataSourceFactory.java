@@ -32,6 +32,8 @@ import io.github.dropwizardhikari.config.rules.ValidSettings;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
 import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import io.github.dropwizardhikari.eviction.EvictOn;
+import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
@@ -47,9 +49,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Driver;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -160,6 +164,18 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also registers the gauges of Dropwizard's
  * Tomcat pool ({@code io.dropwizard.db.ManagedPooledDataSource.&lt;name&gt;.*}), fed from HikariCP: the
  * mapping.</td></tr>
+ * <tr><td>{@code evictOn}</td><td></td><td>{@code []}</td><td>Errors that evict the connection that threw them,
+ * besides the built-in connection-loss codes of PostgreSQL, MariaDB/MySQL and H2 (see {@link
+ * io.github.dropwizardhikari.eviction.ConnectionErrors}); an all-digit entry matches the SQLState or the vendor code.
+ * Rule: each a five-character SQLState ({@code 08S01}) or a whole-number vendor code ({@code 2013}). Out of range:
+ * error.</td></tr>
+ * <tr><td>{@code failoverEviction}</td><td></td><td>{@code true}</td><td>A connection-loss error, or a write refused
+ * as read-only on a pool that is not {@code readOnlyByDefault}, evicts every connection of the pool at once (one WARN
+ * per event); see {@link io.github.dropwizardhikari.failover.FailoverEviction}.</td></tr>
+ * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 100 milliseconds}</td><td>While the pool cannot open
+ * connections, it probes the database once per interval and fills up as soon as the database answers; 0 leaves
+ * HikariCP's back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.recovery.OutageRecovery}. Rule: 0 (off)
+ * or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
  * <tr><td>{@code fairBorrowing}</td><td></td><td>{@code false}</td><td>When every connection is out, borrowers wait
@@ -357,6 +373,19 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonProperty
     private boolean tomcatMetricNames = false;
+
+    // ---- database faults
+
+    @JsonProperty
+    @NotNull
+    private List<String> evictOn = new ArrayList<>();
+
+    @JsonProperty
+    private boolean failoverEviction = true;
+
+    @JsonProperty
+    @NotNull
+    private Duration recoveryProbeInterval = Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
 
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
@@ -816,6 +845,45 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         this.tomcatMetricNames = tomcatMetricNames;
     }
 
+    @JsonProperty
+    public List<String> getEvictOn() {
+        return evictOn;
+    }
+
+    @JsonProperty
+    public void setEvictOn(List<String> evictOn) {
+        this.evictOn = evictOn;
+    }
+
+    @JsonProperty
+    public boolean isFailoverEviction() {
+        return failoverEviction;
+    }
+
+    @JsonProperty
+    public void setFailoverEviction(boolean failoverEviction) {
+        this.failoverEviction = failoverEviction;
+    }
+
+    @JsonProperty
+    public Duration getRecoveryProbeInterval() {
+        return recoveryProbeInterval;
+    }
+
+    @JsonProperty
+    public void setRecoveryProbeInterval(Duration recoveryProbeInterval) {
+        this.recoveryProbeInterval = recoveryProbeInterval;
+    }
+
+    /**
+     * @return how the pool meets database faults, from {@code evictOn}, {@code failoverEviction} and
+     * {@code recoveryProbeInterval}
+     */
+    @JsonIgnore
+    public FaultHandling getFaultHandling() {
+        return new FaultHandling(recoveryProbeInterval.toMilliseconds(), evictOn, failoverEviction);
+    }
+
     // ---- for Dropwizard's clients
 
     @Override
@@ -1169,6 +1237,15 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             check.error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and "
                 + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)");
         }
+        String invalidEvictOn = EvictOn.firstInvalid(evictOn);
+        if (invalidEvictOn != null) {
+            check.error("evictOn", "accepts five-character SQLStates (08S01) and whole-number vendor error codes "
+                + "(2013), not '" + invalidEvictOn + "'");
+        }
+        long probeInterval = recoveryProbeInterval.toMilliseconds();
+        if (probeInterval != 0 && probeInterval < 10) {
+            check.error("recoveryProbeInterval", "must be 0 (off) or at least 10 milliseconds");
+        }
         checkCredentials(check);
     }
 
@@ -1408,7 +1485,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         config.validate();
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
             PoolRegistry.healthChecks(metricRegistry).orElse(null), newMaxSize -> { }, new PoolSizing(pooler),
-            tomcatMetricNames, fairBorrowing);
+            tomcatMetricNames, fairBorrowing, getFaultHandling());
         PoolRegistry.built(metricRegistry, pool);
         return pool;
     }

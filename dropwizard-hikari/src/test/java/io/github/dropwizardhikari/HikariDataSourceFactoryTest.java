@@ -13,9 +13,11 @@ import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
+import io.github.dropwizardhikari.pool.FaultHandling;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -101,6 +103,9 @@ class HikariDataSourceFactoryTest {
         assertThat(admission.getMaxWaitingRequests()).isEqualTo(100);
         assertThat(admission.getPaths()).containsExactly("/questions/*", "/answers");
         assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(3));
+
+        assertThat(factory.getFaultHandling())
+            .isEqualTo(new FaultHandling(250, List.of("XX000", "17002"), false));
     }
 
     @Test
@@ -155,6 +160,11 @@ class HikariDataSourceFactoryTest {
         assertThat(admission.getMaxWaitingRequests()).isEqualTo(1024);
         assertThat(admission.getPaths()).containsExactly("/*");
         assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(1));
+
+        assertThat(factory.getEvictOn()).isEmpty();
+        assertThat(factory.isFailoverEviction()).isTrue();
+        assertThat(factory.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(100));
+        assertThat(factory.getFaultHandling()).isEqualTo(FaultHandling.defaults());
     }
 
     @Test

@@ -38,6 +38,8 @@ class InvalidConfigurationTest {
         "invalid_abandon_percentage.yml              | hikari.abandonWhenPercentageFull must be less than or equal to 100",
         "invalid_validation_interval.yml             | hikari.validationInterval must be greater than or equal to 50 MILLISECONDS",
         "invalid_unknown_field.yml                   | hikari.maxPoolSizee",
+        "invalid_evict_on.yml                        | hikari.evictOn accepts five-character SQLStates (08S01) and whole-number vendor error codes (2013), not 'connection reset'",
+        "invalid_recovery_probe_interval.yml         | hikari.recoveryProbeInterval must be 0 (off) or at least 10 milliseconds",
         "invalid_transaction_isolation.yml           | hikari.defaultTransactionIsolation",
         "invalid_admission_limit.yml                 | hikari.admission.maxConcurrentRequests must be greater than or equal to 1",
         "invalid_admission_paths.yml                 | hikari.admission.paths must not be empty",

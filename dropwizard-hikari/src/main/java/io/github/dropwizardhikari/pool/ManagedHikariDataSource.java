@@ -1,15 +1,23 @@
 package io.github.dropwizardhikari.pool;
 
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.SQLExceptionOverride;
 import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.borrow.FairBorrowGate;
+import io.github.dropwizardhikari.eviction.ConnectionLossOverride;
+import io.github.dropwizardhikari.eviction.EvictOn;
+import io.github.dropwizardhikari.failover.FailoverEviction;
+import io.github.dropwizardhikari.health.BusyPoolConnectivityCheck;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
+import io.github.dropwizardhikari.recovery.DatabaseProbe;
+import io.github.dropwizardhikari.recovery.OutageRecovery;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -44,6 +52,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     // SQLState "connection does not exist", as drivers report for a closed connection
     private static final String CLOSED_SQL_STATE = "08003";
     private static final long DRAIN_POLL_MILLIS = 10;
+    private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
 
     private final HikariConfig config;
     @Nullable
@@ -52,6 +61,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final PoolSizing sizing;
     private final boolean tomcatMetricNames;
     private final boolean fairBorrowing;
+    private final FaultHandling faults;
+    @Nullable
+    private final SQLExceptionOverride userOverride;
     private final List<String> registeredHealthChecks = new ArrayList<>();
     private final Object lock = new Object();
 
@@ -63,6 +75,12 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     @Nullable
     private volatile FairBorrowGate gate;
     private volatile boolean closed;
+    @Nullable
+    private FailoverEviction failover;
+    @Nullable
+    private DatabaseProbe probe;
+    @Nullable
+    private OutageRecovery recovery;
 
     /**
      * @param config       a validated configuration, owned by this data source from now on
@@ -73,7 +91,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize) {
-        this(config, healthChecks, onResize, PoolSizing.direct());
+        this(config, healthChecks, onResize, PoolSizing.direct(), false, false, FaultHandling.defaults());
     }
 
     /**
@@ -82,7 +100,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, PoolSizing sizing) {
-        this(config, healthChecks, onResize, sizing, false);
+        this(config, healthChecks, onResize, sizing, false, false, FaultHandling.defaults());
     }
 
     /**
@@ -93,7 +111,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames) {
-        this(config, healthChecks, onResize, sizing, tomcatMetricNames, false);
+        this(config, healthChecks, onResize, sizing, tomcatMetricNames, false, FaultHandling.defaults());
     }
 
     /**
@@ -101,7 +119,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, boolean fairBorrowing) {
-        this(config, healthChecks, onResize, PoolSizing.direct(), false, fairBorrowing);
+        this(config, healthChecks, onResize, PoolSizing.direct(), false, fairBorrowing, FaultHandling.defaults());
     }
 
     /**
@@ -115,16 +133,21 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool
      *                          registers (see {@link TomcatMetricNames})
      * @param fairBorrowing     whether borrowers that find every connection out wait in arrival order
+     * @param faults            how the pool meets database faults: outage recovery, eviction of dead connections,
+     *                          failover
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames,
-                                   boolean fairBorrowing) {
+                                   boolean fairBorrowing, FaultHandling faults) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
         this.onResize = requireNonNull(onResize, "onResize");
         this.sizing = requireNonNull(sizing, "sizing");
         this.tomcatMetricNames = tomcatMetricNames;
         this.fairBorrowing = fairBorrowing;
+        this.faults = requireNonNull(faults, "faults");
+        // the user's override (exceptionOverrideClassName) is asked first and wins; see ConnectionLossOverride
+        this.userOverride = config.getExceptionOverride();
     }
 
     public String getPoolName() {
@@ -173,6 +196,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         unregisterHealthChecks();
         removeTomcatGauges();
+        stopFaultHandling();
         if (running != null) {
             awaitBorrowedConnections(running);
             // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics.
@@ -322,6 +346,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
             : null;
         IntConsumer resized = newGate == null ? onResize : onResize.andThen(newGate::resize);
+        FailoverEviction eviction = new FailoverEviction(getPoolName(), faults.failoverEviction(), config.isReadOnly(),
+            FaultHandling.FAILOVER_QUIET_PERIOD_MILLIS);
+        config.setExceptionOverride(new ConnectionLossOverride(userOverride, new EvictOn(faults.evictOn()), eviction));
         HikariDataSource started;
         try {
             started = new GatedHikariDataSource(config, resized);
@@ -337,12 +364,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
         }
         gate = newGate;
-        registerHealthChecks(hikariChecks);
+        startFaultHandling(started, eviction);
+        registerHealthChecks(hikariChecks, started);
         try {
             registerTomcatGauges(started);
         } catch (IllegalStateException e) {
             // another pool of this name has the gauges: leave nothing of this one behind
             unregisterHealthChecks();
+            stopFaultHandling();
             started.close();
             throw e;
         }
@@ -353,6 +382,37 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private MetricRegistry metricRegistry() {
         Object registry = config.getMetricRegistry();
         return registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
+    }
+
+    private void startFaultHandling(HikariDataSource started, FailoverEviction eviction) {
+        eviction.attach(started.getHikariPoolMXBean());
+        failover = eviction;
+        probe = new DatabaseProbe(started);
+        if (faults.recoveryProbeIntervalMillis() > 0) {
+            recovery = new OutageRecovery(started, probe, faults.recoveryProbeIntervalMillis());
+        }
+    }
+
+    private void stopFaultHandling() {
+        synchronized (lock) {
+            if (recovery != null) {
+                recovery.close();
+                recovery = null;
+            }
+            if (probe != null) {
+                probe.close();
+                probe = null;
+            }
+            if (failover != null) {
+                failover.detach();
+                failover = null;
+            }
+        }
+    }
+
+    private long connectivityCheckTimeoutMillis() {
+        String configured = config.getHealthCheckProperties().getProperty("connectivityCheckTimeoutMs");
+        return configured == null ? config.getConnectionTimeout() : Long.parseLong(configured.trim());
     }
 
     // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
@@ -366,13 +426,16 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
     }
 
-    private void registerHealthChecks(HealthCheckRegistry hikariChecks) {
+    private void registerHealthChecks(HealthCheckRegistry hikariChecks, HikariDataSource started) {
         if (healthChecks == null) {
             return;
         }
         for (String name : hikariChecks.getNames()) {
-            healthChecks.register(name, new PoolHealthCheck(hikariChecks.getHealthCheck(name), this::isClosed,
-                getPoolName()));
+            HealthCheck check = hikariChecks.getHealthCheck(name);
+            if (name.equals(getPoolName() + CONNECTIVITY_CHECK) && probe != null) {
+                check = new BusyPoolConnectivityCheck(check, started, probe, connectivityCheckTimeoutMillis());
+            }
+            healthChecks.register(name, new PoolHealthCheck(check, this::isClosed, getPoolName()));
             registeredHealthChecks.add(name);
         }
     }

@@ -12,18 +12,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a database, which a test can turn into a network fault: refuse new
- * connections, swallow them (accept and never answer), or cut the ones that are open.
+ * connections, swallow them (accept and never answer), or cut the ones that are open; or send new connections to
+ * another server.
  */
 public final class TcpProxy implements AutoCloseable {
     /** What happens to a new connection. */
     public enum Mode { FORWARD, REFUSE, BLACKHOLE }
 
     private final ServerSocket server;
-    private final String targetHost;
-    private final int targetPort;
+    private volatile String targetHost;
+    private volatile int targetPort;
+    private final AtomicInteger accepted = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "tcp-proxy");
         thread.setDaemon(true);
@@ -33,9 +36,7 @@ public final class TcpProxy implements AutoCloseable {
     private volatile Mode mode = Mode.FORWARD;
 
     public TcpProxy(String targetHostAndPort) throws IOException {
-        String[] parts = targetHostAndPort.split(":");
-        this.targetHost = parts[0];
-        this.targetPort = Integer.parseInt(parts[1]);
+        retarget(targetHostAndPort);
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         threads.execute(this::acceptLoop);
     }
@@ -46,6 +47,18 @@ public final class TcpProxy implements AutoCloseable {
 
     public void mode(Mode newMode) {
         this.mode = newMode;
+    }
+
+    /** Sends new connections to another server from now on, as a DNS switch or a failover proxy does. */
+    public synchronized void retarget(String targetHostAndPort) {
+        String[] parts = targetHostAndPort.split(":");
+        this.targetHost = parts[0];
+        this.targetPort = Integer.parseInt(parts[1]);
+    }
+
+    /** @return how many connections clients have opened to the proxy so far, whatever happened to them */
+    public int accepted() {
+        return accepted.get();
     }
 
     /** Closes every connection that passes through the proxy now, as a network failure would. */
@@ -64,6 +77,7 @@ public final class TcpProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                accepted.incrementAndGet();
                 switch (mode) {
                     case REFUSE -> closeQuietly(client);
                     case BLACKHOLE -> open.add(client);
@@ -78,7 +92,13 @@ public final class TcpProxy implements AutoCloseable {
     private void forward(Socket client) {
         try {
             Socket upstream = new Socket();
-            upstream.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
+            String host;
+            int port;
+            synchronized (this) {
+                host = targetHost;
+                port = targetPort;
+            }
+            upstream.connect(new InetSocketAddress(host, port), 5_000);
             open.add(client);
             open.add(upstream);
             threads.execute(() -> pipe(client, upstream));

@@ -67,14 +67,26 @@ public enum PoolConfiguration {
     }
 
     private static DataSourceFactory safe(DataSourceFactory factory, TestDatabase database) {
+        return safe(factory, database.kind() == DatabaseKind.POSTGRES
+                ? DataSourceFactory.TransactionIsolation.READ_COMMITTED
+                : DataSourceFactory.TransactionIsolation.REPEATABLE_READ,
+            database.kind() == DatabaseKind.MARIADB ? database.databaseName() : null);
+    }
+
+    /**
+     * Tomcat's settings for HikariCP's guarantees.
+     *
+     * @param isolation the driver's default isolation, which {@code ConnectionState} resets to
+     * @param catalog   the driver's default catalog, or {@code null} where the driver has none to reset to
+     */
+    public static DataSourceFactory safe(DataSourceFactory factory, DataSourceFactory.TransactionIsolation isolation,
+                                         String catalog) {
         // ConnectionState resets only the defaults that are configured, so configure the driver's own
         factory.setAutoCommitByDefault(true);
         factory.setReadOnlyByDefault(false);
-        factory.setDefaultTransactionIsolation(database.kind() == DatabaseKind.POSTGRES
-            ? DataSourceFactory.TransactionIsolation.READ_COMMITTED
-            : DataSourceFactory.TransactionIsolation.REPEATABLE_READ);
-        if (database.kind() == DatabaseKind.MARIADB) {
-            factory.setDefaultCatalog(database.databaseName());
+        factory.setDefaultTransactionIsolation(isolation);
+        if (catalog != null) {
+            factory.setDefaultCatalog(catalog);
         }
         factory.setRollbackOnReturn(true);
         factory.setCheckConnectionOnBorrow(true);

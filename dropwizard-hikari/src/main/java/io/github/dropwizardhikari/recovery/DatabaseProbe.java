@@ -1,0 +1,96 @@
+package io.github.dropwizardhikari.recovery;
+
+import com.zaxxer.hikari.HikariCredentialsProvider;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
+import com.zaxxer.hikari.util.Credentials;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Opens one connection to the database outside the pool and closes it again: does the database accept
+ * connections right now, whatever state the pool is in?
+ *
+ * <p>It connects exactly as HikariCP does, through the pool's own driver data source (same URL, driver
+ * properties and login timeout) with the pool's credentials (its {@code HikariCredentialsProvider} when it has
+ * one), and never hands the connection to anyone.</p>
+ */
+public final class DatabaseProbe implements AutoCloseable {
+    private final HikariDataSource pool;
+    private final ExecutorService executor;
+
+    public DatabaseProbe(HikariDataSource pool) {
+        this.pool = pool;
+        String threadName = pool.getPoolName() + ":probe";
+        this.executor = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Connects on the caller's thread; the driver's login timeout bounds it.
+     *
+     * @return how long connecting took, in milliseconds
+     */
+    public long connect() throws SQLException {
+        long started = System.nanoTime();
+        try (Connection ignored = open()) {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        }
+    }
+
+    /**
+     * Connects on a thread of the probe's own, waiting at most {@code timeoutMillis}.
+     *
+     * @return how long connecting took, in milliseconds
+     */
+    public long connect(long timeoutMillis) throws SQLException, TimeoutException {
+        Callable<Long> connecting = this::connect;
+        Future<Long> attempt = executor.submit(connecting);
+        try {
+            return attempt.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            attempt.cancel(true);
+            throw new SQLException("interrupted while probing the database", "08001", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException) {
+                throw (SQLException) e.getCause();
+            }
+            throw new SQLException(String.valueOf(e.getCause()), "08001", e.getCause());
+        } catch (TimeoutException e) {
+            // a late connection is closed by connect() itself
+            attempt.cancel(true);
+            throw e;
+        }
+    }
+
+    private Connection open() throws SQLException {
+        HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+        if (!(bean instanceof HikariPool)) {
+            throw new SQLException("pool " + pool.getPoolName() + " is not running", "08003");
+        }
+        DataSource dataSource = ((HikariPool) bean).getUnwrappedDataSource();
+        HikariCredentialsProvider provider = pool.getCredentialsProvider();
+        Credentials credentials = provider != null ? provider.getCredentials() : pool.getCredentials();
+        String user = credentials == null ? null : credentials.getUsername();
+        return user == null ? dataSource.getConnection() : dataSource.getConnection(user, credentials.getPassword());
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}
