@@ -1490,7 +1490,6 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         return pool;
     }
 
-
     @Override
     public String toString() {
         return "HikariDataSourceFactory{"
