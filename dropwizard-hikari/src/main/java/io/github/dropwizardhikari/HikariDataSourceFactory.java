@@ -35,6 +35,7 @@ import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
@@ -172,7 +173,7 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code failoverEviction}</td><td></td><td>{@code true}</td><td>A connection-loss error, or a write refused
  * as read-only on a pool that is not {@code readOnlyByDefault}, evicts every connection of the pool at once (one WARN
  * per event); see {@link io.github.dropwizardhikari.failover.FailoverEviction}.</td></tr>
- * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 100 milliseconds}</td><td>While the pool cannot open
+ * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 80 milliseconds}</td><td>While the pool cannot open
  * connections, it probes the database once per interval and fills up as soon as the database answers; 0 leaves
  * HikariCP's back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.recovery.OutageRecovery}. Rule: 0 (off)
  * or at least 10 ms. Out of range: error.</td></tr>
@@ -1484,8 +1485,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         // Fail on a bad driver class or override class now, not on the first request.
         config.validate();
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            PoolRegistry.healthChecks(metricRegistry).orElse(null), newMaxSize -> { }, new PoolSizing(pooler),
-            tomcatMetricNames, fairBorrowing, getFaultHandling());
+            PoolRegistry.healthChecks(metricRegistry).orElse(null),
+            new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
         PoolRegistry.built(metricRegistry, pool);
         return pool;
     }

@@ -57,7 +57,6 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final HikariConfig config;
     @Nullable
     private final HealthCheckRegistry healthChecks;
-    private final IntConsumer onResize;
     private final PoolSizing sizing;
     private final boolean tomcatMetricNames;
     private final boolean fairBorrowing;
@@ -86,66 +85,16 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      * @param config       a validated configuration, owned by this data source from now on
      * @param healthChecks where HikariCP's health checks are registered when the pool starts; {@code null} for
      *                     none
-     * @param onResize     told the new maximum size whenever the running pool is resized, through
-     *                     {@code HikariConfigMXBean} or JMX
+     * @param options      what the bundle adds to HikariCP's pool
      */
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
-                                   IntConsumer onResize) {
-        this(config, healthChecks, onResize, PoolSizing.direct(), false, false, FaultHandling.defaults());
-    }
-
-    /**
-     * @param sizing logs the pool's size against the server's connection limit, in the background, each time the
-     *               pool starts
-     */
-    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
-                                   IntConsumer onResize, PoolSizing sizing) {
-        this(config, healthChecks, onResize, sizing, false, false, FaultHandling.defaults());
-    }
-
-    /**
-     * @param sizing            logs the pool's size against the server's connection limit, in the background, each
-     *                          time the pool starts
-     * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool
-     *                          registers (see {@link TomcatMetricNames})
-     */
-    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
-                                   IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames) {
-        this(config, healthChecks, onResize, sizing, tomcatMetricNames, false, FaultHandling.defaults());
-    }
-
-    /**
-     * @param fairBorrowing whether borrowers that find every connection out wait in arrival order
-     */
-    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
-                                   IntConsumer onResize, boolean fairBorrowing) {
-        this(config, healthChecks, onResize, PoolSizing.direct(), false, fairBorrowing, FaultHandling.defaults());
-    }
-
-    /**
-     * @param config            a validated configuration, owned by this data source from now on
-     * @param healthChecks      where HikariCP's health checks are registered when the pool starts; {@code null}
-     *                          for none
-     * @param onResize          told the new maximum size whenever the running pool is resized, through
-     *                          {@code HikariConfigMXBean} or JMX
-     * @param sizing            logs the pool's size against the server's connection limit, in the background, each
-     *                          time the pool starts
-     * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool
-     *                          registers (see {@link TomcatMetricNames})
-     * @param fairBorrowing     whether borrowers that find every connection out wait in arrival order
-     * @param faults            how the pool meets database faults: outage recovery, eviction of dead connections,
-     *                          failover
-     */
-    public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
-                                   IntConsumer onResize, PoolSizing sizing, boolean tomcatMetricNames,
-                                   boolean fairBorrowing, FaultHandling faults) {
+                                   PoolOptions options) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = healthChecks;
-        this.onResize = requireNonNull(onResize, "onResize");
-        this.sizing = requireNonNull(sizing, "sizing");
-        this.tomcatMetricNames = tomcatMetricNames;
-        this.fairBorrowing = fairBorrowing;
-        this.faults = requireNonNull(faults, "faults");
+        this.sizing = options.sizing();
+        this.tomcatMetricNames = options.tomcatMetricNames();
+        this.fairBorrowing = options.fairBorrowing();
+        this.faults = options.faults();
         // the user's override (exceptionOverrideClassName) is asked first and wins; see ConnectionLossOverride
         this.userOverride = config.getExceptionOverride();
     }
@@ -345,7 +294,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         FairBorrowGate newGate = fairBorrowing
             ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
             : null;
-        IntConsumer resized = newGate == null ? onResize : onResize.andThen(newGate::resize);
+        // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
+        IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
         FailoverEviction eviction = new FailoverEviction(getPoolName(), faults.failoverEviction(), config.isReadOnly(),
             FaultHandling.FAILOVER_QUIET_PERIOD_MILLIS);
         config.setExceptionOverride(new ConnectionLossOverride(userOverride, new EvictOn(faults.evictOn()), eviction));

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.pool.PoolOptions;
 import org.h2.jdbc.JdbcConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class FairBorrowGateTest {
         config.setConnectionTimeout(timeoutMillis);
         config.setValidationTimeout(250);
         config.setMetricRegistry(metrics);
-        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, newSize -> { }, true);
+        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, PoolOptions.defaults().withFairBorrowing(true));
         built.add(dataSource);
         dataSource.start();
         return dataSource;

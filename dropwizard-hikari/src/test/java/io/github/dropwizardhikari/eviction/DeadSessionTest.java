@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.pool.PoolOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,8 +94,8 @@ class DeadSessionTest {
     @Test
     void theBundleNeverHandsItOutAgain() throws SQLException {
         // failover eviction off: the connection-loss override alone must do it
-        ManagedHikariDataSource pool = new ManagedHikariDataSource(config("dead-bundle"), null, size -> { },
-            PoolSizing.direct(), false, false, new FaultHandling(0, List.of(), false));
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config("dead-bundle"), null,
+            PoolOptions.defaults().withFaults(new FaultHandling(0, List.of(), false)));
         try {
             assertThat(borrowsAfterTheSessionDies(pool, "dead-bundle")).isEmpty();
         } finally {

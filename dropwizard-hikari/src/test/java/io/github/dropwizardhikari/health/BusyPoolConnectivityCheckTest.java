@@ -6,7 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.recovery.OutageDriver;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.pool.PoolOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +30,8 @@ class BusyPoolConnectivityCheckTest {
         config.setJdbcUrl(OutageDriver.url("busy"));
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(1_000);
-        return new ManagedHikariDataSource(config, healthChecks, size -> { },
-            PoolSizing.direct(), false, false, new FaultHandling(0, List.of(), true));
+        return new ManagedHikariDataSource(config, healthChecks,
+            PoolOptions.defaults().withFaults(new FaultHandling(0, List.of(), true)));
     }
 
     @AfterEach

@@ -38,7 +38,7 @@ class LockFreeReservoirsTest {
         config.setConnectionTimeout(500);
         config.setValidationTimeout(250);
         config.setMetricRegistry(metrics);
-        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, newSize -> { });
+        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, PoolOptions.defaults());
         built.add(dataSource);
         return dataSource;
     }

@@ -3,7 +3,7 @@ package io.github.dropwizardhikari.recovery;
 import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.pool.PoolOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +29,8 @@ class OutageRecoveryTest {
         config.setJdbcUrl(OutageDriver.url(name));
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(1_000);
-        return new ManagedHikariDataSource(config, null, size -> { },
-            PoolSizing.direct(), false, false, new FaultHandling(probeIntervalMillis, List.of(), true));
+        return new ManagedHikariDataSource(config, null,
+            PoolOptions.defaults().withFaults(new FaultHandling(probeIntervalMillis, List.of(), true)));
     }
 
     /** @return milliseconds from the database's return until a borrower gets a connection */
