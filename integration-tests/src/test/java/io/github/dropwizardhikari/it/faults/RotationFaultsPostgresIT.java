@@ -12,8 +12,10 @@ import org.apache.tomcat.jdbc.pool.DataSourceProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import io.dropwizard.db.DataSourceFactory;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,25 +34,46 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A password rotated under four borrowers, for each pool configuration, on a server that checks passwords: the
  * password file (HikariCP's {@code credentials.passwordFile}) is replaced and the role's password changed, then
- * the open connections are retired the way each pool allows (HikariCP: soft eviction, what {@code pool-evict}
- * does; Tomcat: {@code purge()}). Tomcat's pool keeps the password it was configured with.
+ * the open connections are retired, either at once the way each pool allows (HikariCP: soft eviction, what
+ * {@code pool-evict} does; Tomcat: {@code purge()}) or by age ({@code maxConnectionAge: 30s}, HikariCP's
+ * shortest). Tomcat's pool keeps the password it was configured with. The rows land in {@code faults.md}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RotationFaultsPostgresIT {
-    static final String FAULT = "Password rotated under 4 borrowers (new password file, then `ALTER ROLE`), then "
-        + "the open connections retired (HikariCP: `pool-evict`; Tomcat: `purge()`): failed borrows, state after";
     private static final String FIRST = "first-Secret-1";
     private static final String SECOND = "second-Secret-2";
     private static final int BORROWERS = 4;
+    /** HikariCP's shortest {@code maxLifetime}; it retires each connection up to 2.5% earlier, at random. */
+    private static final Duration MAX_AGE = Duration.seconds(30);
 
-    private final FaultReport report = new FaultReport("faults-credentials.md",
-        "Faults: rotating the database password under load", "RotationFaultsPostgresIT");
+    /** How the connections opened with the old password leave the pool. */
+    enum Retirement {
+        EVICT("then the open connections retired at once (HikariCP: `pool-evict`; Tomcat: `purge()`)", 2),
+        AGE("then the open connections left to retire by age (`maxConnectionAge: 30s`)", 32);
+
+        final String description;
+        /** Seconds after the rotation by which every old connection should be gone. */
+        final int settleSeconds;
+
+        Retirement(String description, int settleSeconds) {
+            this.description = description;
+            this.settleSeconds = settleSeconds;
+        }
+
+        String fault() {
+            return "Password rotated under 4 borrowers (new password file, then `ALTER ROLE`), " + description
+                + ": failed borrows, state after";
+        }
+    }
+
+    private final FaultReport report = FaultReport.shared();
     private PasswordCheckingPostgres server;
     private Path secrets;
 
@@ -63,7 +86,8 @@ class RotationFaultsPostgresIT {
     @AfterAll
     void stop() throws Exception {
         try {
-            report.write("PostgreSQL (" + server.as("postgres", "").source() + ")");
+            report.write("PostgreSQL with SCRAM passwords for the rotation (" + server.as("postgres", "").source()
+                + ")");
         } finally {
             server.close();
             try (var files = Files.list(secrets)) {
@@ -75,13 +99,22 @@ class RotationFaultsPostgresIT {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(PoolConfiguration.class)
-    void rotateThenRetire(PoolConfiguration configuration) throws Exception {
-        String role = "rotation_" + configuration.name().toLowerCase(Locale.ROOT);
+    static Stream<Arguments> rotations() {
+        return Stream.of(Arguments.of(PoolConfiguration.HIKARI, Retirement.EVICT),
+            Arguments.of(PoolConfiguration.TOMCAT_DEFAULT, Retirement.EVICT),
+            Arguments.of(PoolConfiguration.TOMCAT_SAFE, Retirement.EVICT),
+            Arguments.of(PoolConfiguration.HIKARI, Retirement.AGE),
+            Arguments.of(PoolConfiguration.TOMCAT_SAFE, Retirement.AGE));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("rotations")
+    void rotateThenRetire(PoolConfiguration configuration, Retirement retirement) throws Exception {
+        String role = "rotation_" + configuration.name().toLowerCase(Locale.ROOT) + "_"
+            + retirement.name().toLowerCase(Locale.ROOT);
         server.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + FIRST + "'");
         Path passwordFile = Files.writeString(secrets.resolve(role), FIRST + "\n");
-        ManagedDataSource pool = build(configuration, role, passwordFile);
+        ManagedDataSource pool = build(configuration, role, passwordFile, retirement);
         pool.start();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicInteger succeeded = new AtomicInteger();
@@ -110,10 +143,15 @@ class RotationFaultsPostgresIT {
             Path next = Files.writeString(secrets.resolve(role + ".next"), SECOND + "\n");
             Files.move(next, passwordFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             server.execute("ALTER ROLE " + role + " PASSWORD '" + SECOND + "'");
+            String rotatedAt = serverClock();
             TimeUnit.SECONDS.sleep(1);
             int failedBeforeRetiring = failed.get();
-            retire(configuration, pool);
-            TimeUnit.SECONDS.sleep(2);
+            if (retirement == Retirement.EVICT) {
+                retire(configuration, pool);
+            }
+            TimeUnit.SECONDS.sleep(retirement.settleSeconds);
+            // the old connections are gone: every session of the role began after the rotation
+            assertThat(sessionsOpenedBefore(role, rotatedAt)).as("sessions opened before the rotation").isZero();
             // the last second: does the pool serve again?
             int okBefore = succeeded.get();
             int failedBefore = failed.get();
@@ -128,7 +166,7 @@ class RotationFaultsPostgresIT {
             String after = lastFailed == 0 && lastOk > 0 ? "serving again on new connections"
                 : lastOk == 0 ? "every borrow failing (" + firstError.get() + ")" : lastFailed + " of "
                 + (lastOk + lastFailed) + " borrows of the last second failing (" + firstError.get() + ")";
-            report.record(FAULT, configuration, failed.get() + " of " + total + " failed ("
+            report.record(retirement.fault(), configuration, failed.get() + " of " + total + " failed ("
                 + failedBeforeRetiring + " before retiring); " + after);
             if (configuration == PoolConfiguration.HIKARI) {
                 assertThat(failed.get()).as("failed borrows: %s", firstError.get()).isZero();
@@ -151,19 +189,50 @@ class RotationFaultsPostgresIT {
         }
     }
 
-    private ManagedDataSource build(PoolConfiguration configuration, String role, Path passwordFile) {
+    private ManagedDataSource build(PoolConfiguration configuration, String role, Path passwordFile,
+                                    Retirement retirement) {
         MetricRegistry metrics = new MetricRegistry();
-        String name = "it-rotation-" + configuration.label();
+        String name = "it-rotation-" + configuration.label() + "-" + retirement.name().toLowerCase(Locale.ROOT);
         if (configuration != PoolConfiguration.HIKARI) {
-            return configuration.build(server.as(role, FIRST), name, BORROWERS, Duration.seconds(1), metrics);
+            DataSourceFactory factory = PoolConfiguration.tomcat(server.as(role, FIRST), BORROWERS,
+                Duration.seconds(1));
+            if (configuration == PoolConfiguration.TOMCAT_SAFE) {
+                PoolConfiguration.safe(factory, DataSourceFactory.TransactionIsolation.READ_COMMITTED, null);
+            }
+            if (retirement == Retirement.AGE) {
+                factory.setMaxConnectionAge(MAX_AGE);
+            }
+            return factory.build(metrics, name);
         }
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server.as(role, null), BORROWERS,
             Duration.seconds(1));
         factory.setPassword(null);
+        if (retirement == Retirement.AGE) {
+            factory.setMaxConnectionAge(MAX_AGE);
+        }
         CredentialsFactory credentials = new CredentialsFactory();
         credentials.setPasswordFile(passwordFile.toString());
         factory.setCredentials(credentials);
         return factory.build(metrics, name);
+    }
+
+    /** @return the server's clock now, to compare with its sessions' start times */
+    private String serverClock() throws SQLException {
+        try (Connection connection = server.superuser(); Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT clock_timestamp()::text")) {
+            result.next();
+            return result.getString(1);
+        }
+    }
+
+    /** @return the role's sessions that the server opened before {@code instant} */
+    private long sessionsOpenedBefore(String role, String instant) throws SQLException {
+        try (Connection connection = server.superuser(); Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE usename = '"
+                 + role + "' AND backend_start < '" + instant + "'::timestamptz")) {
+            result.next();
+            return result.getLong(1);
+        }
     }
 
     private static void retire(PoolConfiguration configuration, ManagedDataSource pool) throws SQLException {
