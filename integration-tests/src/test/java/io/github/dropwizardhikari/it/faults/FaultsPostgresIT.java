@@ -60,6 +60,7 @@ class FaultsPostgresIT {
     private static final long RECOVERY_MILLIS = 300;
     /** How many times the 2 s outage is repeated on one pool. */
     private static final int OUTAGE_REPEATS = 5;
+    private static final long PHASE_SHIFT_MILLIS = 17;
 
     private final FaultReport report = FaultReport.shared();
     private final MetricRegistry metrics = new MetricRegistry();
@@ -181,10 +182,10 @@ class FaultsPostgresIT {
     }
 
     /**
-     * Cuts the database off for {@code outageSeconds} while a caller keeps asking (retrying 10 ms after a failure),
+     * Cuts the database off for {@code outageMillis} while a caller keeps asking (retrying 10 ms after a failure),
      * then lets it back and measures how long until the pool serves again.
      */
-    private static Outage cutOff(TcpProxy proxy, ManagedDataSource dataSource, int outageSeconds,
+    private static Outage cutOff(TcpProxy proxy, ManagedDataSource dataSource, long outageMillis,
                                  BooleanSupplier healthCheck) throws Exception {
         proxy.mode(TcpProxy.Mode.REFUSE);
         proxy.cutAll();
@@ -192,7 +193,7 @@ class FaultsPostgresIT {
         long slowestFailure = 0;
         int failures = 0;
         long outageStarted = System.nanoTime();
-        while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted) < outageSeconds * 1_000L) {
+        while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted) < outageMillis) {
             long started = System.nanoTime();
             boolean answered = request(dataSource);
             long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -202,8 +203,8 @@ class FaultsPostgresIT {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         }
-        double outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted);
-        double attemptsPerSecond = (proxy.accepted() - acceptedBefore) * 1_000 / outageMillis;
+        double downMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted);
+        double attemptsPerSecond = (proxy.accepted() - acceptedBefore) * 1_000 / downMillis;
         boolean healthyDuring = healthCheck.getAsBoolean();
         proxy.mode(TcpProxy.Mode.FORWARD);
         long recovery = await("the pool serves again", 15_000, () -> request(dataSource));
@@ -236,7 +237,10 @@ class FaultsPostgresIT {
                 int repeats = outageSeconds <= 2 ? OUTAGE_REPEATS : 1;
                 List<Outage> outages = new ArrayList<>();
                 for (int i = 0; i < repeats; i++) {
-                    Outage outage = cutOff(proxy, dataSource, outageSeconds, () -> pool == PoolConfiguration.HIKARI
+                    // each repeat ends 17 ms later than the one before, so the database returns at a different
+                    // point of the recovery probe's 80 ms cycle each time, not at the same one five times
+                    long outageMillis = outageSeconds * 1_000L + i * PHASE_SHIFT_MILLIS;
+                    Outage outage = cutOff(proxy, dataSource, outageMillis, () -> pool == PoolConfiguration.HIKARI
                         && healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy());
                     outages.add(outage);
                     if (pool == PoolConfiguration.HIKARI) {
@@ -252,10 +256,12 @@ class FaultsPostgresIT {
                     }
                     assertThat(outage.failures()).isPositive();
                 }
-                report.record("Database unreachable for " + outageSeconds + " s" + (repeats > 1 ? ", " + repeats
-                    + " times in a row" : "") + " (TCP proxy refuses and cuts; callers retry 10 ms after a failure): "
-                    + "failed requests, slowest failure, connection attempts a second while down, recovery after it "
-                    + "returns (each outage), health check", pool, Outage.summary(outages) + ", " + health);
+                String times = repeats > 1
+                    ? ", " + repeats + " times in a row, each " + PHASE_SHIFT_MILLIS + " ms longer than the last" : "";
+                report.record("Database unreachable for " + outageSeconds + " s" + times + " (TCP proxy refuses and "
+                    + "cuts; callers retry 10 ms after a failure): failed requests, slowest failure, connection "
+                    + "attempts a second while down, recovery after it returns (each outage), health check", pool,
+                    Outage.summary(outages) + ", " + health);
             } finally {
                 dataSource.stop();
             }
