@@ -179,7 +179,7 @@ import static java.util.Objects.requireNonNull;
  * or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
- * <tr><td>{@code fairBorrowing}</td><td></td><td>{@code false}</td><td>When every connection is out, borrowers wait
+ * <tr><td>{@code fairBorrowing}</td><td></td><td>{@code true}</td><td>When every connection is out, borrowers wait
  * in arrival order; the gate's wait and HikariCP's together stay within {@code maxWaitForConnection}. {@code false}:
  * HikariCP's own hand-off.</td></tr>
  * <tr><td>{@code admission}</td><td></td><td>see Pool-aware admission</td><td>Settings of pool-aware admission of
@@ -396,7 +396,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     // ---- the bundle
 
     @JsonProperty
-    private boolean fairBorrowing = false;
+    private boolean fairBorrowing = true;
 
     @JsonProperty
     @Valid
@@ -423,8 +423,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
 
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; set fairBorrowing: true for borrowers "
-        + "to wait in arrival order")
+    @TomcatOnly("HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by default) "
+        + "makes borrowers wait in arrival order")
     private boolean useFairQueue = true;
 
     /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */

@@ -95,7 +95,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
         assertThat(factory.getPooler()).isEqualTo(PoolerMode.TRANSACTION);
 
-        assertThat(factory.isFairBorrowing()).isTrue();
+        assertThat(factory.isFairBorrowing()).isFalse();
         AdmissionFactory admission = factory.getAdmission();
         assertThat(admission.isEnabled()).isFalse();
         assertThat(admission.getMaxConcurrentRequests()).contains(6);
@@ -152,7 +152,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
         assertThat(factory.getPooler()).isEqualTo(PoolerMode.NONE);
 
-        assertThat(factory.isFairBorrowing()).isFalse();
+        assertThat(factory.isFairBorrowing()).isTrue();
         AdmissionFactory admission = factory.getAdmission();
         assertThat(admission.isEnabled()).isTrue();
         assertThat(admission.getMaxConcurrentRequests()).isEmpty();
@@ -249,8 +249,8 @@ class HikariDataSourceFactoryTest {
             "hikari.rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP always rolls back uncommitted work when a connection is returned.",
             "hikari.useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; set fairBorrowing: true for borrowers to "
-                + "wait in arrival order.",
+                + "HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by "
+                + "default) makes borrowers wait in arrival order.",
             "hikari.initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP fills the pool up to minSize in the background.",
             "hikari.checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
@@ -280,8 +280,8 @@ class HikariDataSourceFactoryTest {
 
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
             "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; set fairBorrowing: true for borrowers to "
-                + "wait in arrival order.",
+                + "HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by "
+                + "default) makes borrowers wait in arrival order.",
             "validationInterval: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP skips validation for connections used within the last 500 ms.");
     }

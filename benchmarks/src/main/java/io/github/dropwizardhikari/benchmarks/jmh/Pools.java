@@ -28,8 +28,8 @@ import java.util.Optional;
  *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
  *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (lock-free reservoirs),
- *     with {@code fairBorrowing: true}: the fair borrow gate</li>
- *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false} (the default), so the gate's cost is the
+ *     with {@code fairBorrowing: true} (the default): the fair borrow gate</li>
+ *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false}, so the gate's cost is the
  *     difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
