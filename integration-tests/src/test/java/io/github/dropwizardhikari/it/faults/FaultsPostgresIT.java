@@ -211,6 +211,27 @@ class FaultsPostgresIT {
         return new Outage(failures, slowestFailure, attemptsPerSecond, recovery, healthyDuring);
     }
 
+    /**
+     * Holds both connections of a pool of 2 with {@code pg_sleep(3)}, and returns once both queries run.
+     */
+    private static List<Future<?>> exhaustWithSleepers(ExecutorService slow, ManagedDataSource dataSource)
+        throws InterruptedException {
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        List<Future<?>> sleepers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            sleepers.add(slow.submit(() -> {
+                try (Connection connection = dataSource.getConnection();
+                     Statement statement = connection.createStatement()) {
+                    bothRunning.countDown();
+                    statement.execute("SELECT pg_sleep(3)");
+                }
+                return null;
+            }));
+        }
+        assertThat(bothRunning.await(10, TimeUnit.SECONDS)).isTrue();
+        return sleepers;
+    }
+
     static Stream<Arguments> outages() {
         return Stream.of(Arguments.of(PoolConfiguration.HIKARI, 2), Arguments.of(PoolConfiguration.TOMCAT_DEFAULT, 2),
             Arguments.of(PoolConfiguration.TOMCAT_SAFE, 2), Arguments.of(PoolConfiguration.HIKARI, 30),
@@ -306,19 +327,7 @@ class FaultsPostgresIT {
         ManagedDataSource dataSource = build(pool, named(database, name), name, healthChecks);
         ExecutorService slow = Executors.newFixedThreadPool(2);
         try {
-            CountDownLatch bothRunning = new CountDownLatch(2);
-            List<Future<?>> sleepers = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                sleepers.add(slow.submit(() -> {
-                    try (Connection connection = dataSource.getConnection();
-                         Statement statement = connection.createStatement()) {
-                        bothRunning.countDown();
-                        statement.execute("SELECT pg_sleep(3)");
-                    }
-                    return null;
-                }));
-            }
-            assertThat(bothRunning.await(10, TimeUnit.SECONDS)).isTrue();
+            List<Future<?>> sleepers = exhaustWithSleepers(slow, dataSource);
 
             long started = System.nanoTime();
             String failure = "none";
@@ -369,18 +378,7 @@ class FaultsPostgresIT {
             ManagedDataSource dataSource = build(PoolConfiguration.HIKARI,
                 named(database.through(proxy.hostAndPort()), name), name, healthChecks);
             try {
-                CountDownLatch bothRunning = new CountDownLatch(2);
-                for (int i = 0; i < 2; i++) {
-                    slow.submit(() -> {
-                        try (Connection connection = dataSource.getConnection();
-                             Statement statement = connection.createStatement()) {
-                            bothRunning.countDown();
-                            statement.execute("SELECT pg_sleep(3)");
-                        }
-                        return null;
-                    });
-                }
-                assertThat(bothRunning.await(10, TimeUnit.SECONDS)).isTrue();
+                exhaustWithSleepers(slow, dataSource);
                 proxy.mode(TcpProxy.Mode.REFUSE);
                 long started = System.nanoTime();
                 HealthCheck.Result result = healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck");
