@@ -142,7 +142,9 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code schema}</td><td></td><td>none (driver default)</td><td>The schema of every borrowed
  * connection.</td></tr>
  * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long starting the pool tries to
- * get a first connection before it fails; {@code 0 ms} starts the pool even when the database is down.</td></tr>
+ * get a first connection before it fails; {@code 0 ms} starts the pool even when the database is down. When not set,
+ * {@code initialSize: 0} starts without connecting and {@code ignoreExceptionOnPreLoad: true} starts after one failed
+ * attempt, as under {@code database:}.</td></tr>
  * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>Run the pool's own queries ({@code
  * initializationQuery}, tests) in their own transaction.</td></tr>
  * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Allow suspending and resuming the pool
@@ -159,7 +161,8 @@ import static java.util.Objects.requireNonNull;
  * {@code user} / {@code password}), {@code lifetime}; not with {@code credentialsProviderClassName}. Out of range:
  * error.</td></tr>
  * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs} bounds the
- * connectivity check (default: {@code maxWaitForConnection}); {@code expected99thPercentileMs} adds the {@code
+ * connectivity check (default: {@code validationQueryTimeout}, at most {@code maxWaitForConnection}); {@code
+ * expected99thPercentileMs} adds the {@code
  * Connection99Percent} check. Rule: only {@code connectivityCheckTimeoutMs} and {@code expected99thPercentileMs},
  * whole milliseconds. Out of range: error.</td></tr>
  * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also registers the gauges of Dropwizard's
@@ -173,9 +176,9 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code failoverEviction}</td><td></td><td>{@code true}</td><td>A connection-loss error, or a write refused
  * as read-only on a pool that is not {@code readOnlyByDefault}, evicts every connection of the pool at once (one WARN
  * per event); see {@link io.github.dropwizardhikari.failover.FailoverEviction}.</td></tr>
- * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 80 milliseconds}</td><td>While the pool cannot open
- * connections, it probes the database once per interval and fills up as soon as the database answers; 0 leaves
- * HikariCP's back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.recovery.OutageRecovery}. Rule: 0 (off)
+ * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 250 milliseconds}</td><td>While the database does
+ * not accept connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's
+ * back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.faults.OutageRecovery}. Rule: 0 (off)
  * or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
@@ -340,9 +343,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     // ---- HikariCP only
 
+    /** {@code null}: not set; 1 ms, or what {@code initialSize: 0} or {@code ignoreExceptionOnPreLoad} ask. */
     @JsonProperty
-    @NotNull
-    private Duration initializationFailTimeout = Duration.milliseconds(1);
+    @Nullable
+    private Duration initializationFailTimeout;
 
     @JsonProperty
     private boolean isolateInternalQueries = false;
@@ -752,7 +756,22 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonProperty
     public Duration getInitializationFailTimeout() {
-        return initializationFailTimeout;
+        return initializationFailTimeout == null ? Duration.milliseconds(1) : initializationFailTimeout;
+    }
+
+    /**
+     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
+     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
+     * {@code initializationFailTimeout} that is set wins.
+     */
+    private long initializationFailTimeoutMillis() {
+        if (initializationFailTimeout != null) {
+            return initializationFailTimeout.toMilliseconds();
+        }
+        if (initialSize != null && initialSize == 0) {
+            return -1;
+        }
+        return ignoreExceptionOnPreLoad ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     @JsonProperty
@@ -1017,7 +1036,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Deprecated
     @JsonProperty
     public void setInitialSize(int initialSize) {
-        this.initialSize = tomcatOnly("initialSize", initialSize);
+        // 0 starts the pool with the database down, as under database:
+        this.initialSize = initialSize == 0 ? initialSize : tomcatOnly("initialSize", initialSize);
     }
 
     @Deprecated
@@ -1173,7 +1193,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Deprecated
     @JsonProperty
     public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
-        this.ignoreExceptionOnPreLoad = tomcatOnly("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
+        // true starts the pool with the database down, as under database:
+        this.ignoreExceptionOnPreLoad = ignoreExceptionOnPreLoad
+            || tomcatOnly("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
     }
 
     private <V> V tomcatOnly(String key, V value) {
@@ -1452,7 +1474,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         config.setCatalog(defaultCatalog);
         config.setTransactionIsolation(IsolationNames.hikariName(defaultTransactionIsolation));
         config.setSchema(schema);
-        config.setInitializationFailTimeout(initializationFailTimeout.toMilliseconds());
+        config.setInitializationFailTimeout(initializationFailTimeoutMillis());
         config.setIsolateInternalQueries(isolateInternalQueries);
         config.setAllowPoolSuspension(allowPoolSuspension);
         config.setRegisterMbeans(registerMbeans);

@@ -163,7 +163,7 @@ class HikariDataSourceFactoryTest {
 
         assertThat(factory.getEvictOn()).isEmpty();
         assertThat(factory.isFailoverEviction()).isTrue();
-        assertThat(factory.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(80));
+        assertThat(factory.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(250));
         assertThat(factory.getFaultHandling()).isEqualTo(FaultHandling.defaults());
     }
 

@@ -3,7 +3,7 @@ package io.github.dropwizardhikari.health;
 import com.codahale.metrics.health.HealthCheck;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import io.github.dropwizardhikari.recovery.DatabaseProbe;
+import io.github.dropwizardhikari.faults.DatabaseProbe;
 
 import java.sql.SQLException;
 import java.util.concurrent.TimeoutException;

@@ -14,10 +14,10 @@ import io.github.dropwizardhikari.borrow.FairBorrowGate;
 import io.github.dropwizardhikari.eviction.ConnectionLossOverride;
 import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.failover.FailoverEviction;
+import io.github.dropwizardhikari.faults.OutageRecovery;
 import io.github.dropwizardhikari.health.BusyPoolConnectivityCheck;
+import io.github.dropwizardhikari.health.KnownOutageCheck;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
-import io.github.dropwizardhikari.recovery.DatabaseProbe;
-import io.github.dropwizardhikari.recovery.OutageRecovery;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,7 +52,10 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     // SQLState "connection does not exist", as drivers report for a closed connection
     private static final String CLOSED_SQL_STATE = "08003";
     private static final long DRAIN_POLL_MILLIS = 10;
+    private static final long CHECK_SLACK_MILLIS = 500;
     private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
+    // HikariCP's connectivity check waits this long; by default the validation timeout, never maxWaitForConnection
+    private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
 
     private final HikariConfig config;
     @Nullable
@@ -77,9 +80,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     @Nullable
     private FailoverEviction failover;
     @Nullable
-    private DatabaseProbe probe;
-    @Nullable
-    private OutageRecovery recovery;
+    private volatile OutageRecovery recovery;
 
     /**
      * @param config       a validated configuration, owned by this data source from now on
@@ -182,6 +183,11 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     @Override
     public Connection getConnection() throws SQLException {
         HikariDataSource running = pool();
+        OutageRecovery outages = recovery;
+        return outages == null ? borrow(running) : outages.borrow(() -> borrow(running));
+    }
+
+    private Connection borrow(HikariDataSource running) throws SQLException {
         FairBorrowGate runningGate = gate;
         if (runningGate == null) {
             return running.getConnection();
@@ -296,6 +302,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             : null;
         // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
         IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
+        OutageRecovery newRecovery = OutageRecovery.prepare(config, faults.recoveryProbeIntervalMillis());
+        config.getHealthCheckProperties().putIfAbsent(CHECK_TIMEOUT_PROPERTY,
+            Long.toString(Math.min(config.getValidationTimeout(), config.getConnectionTimeout())));
         FailoverEviction eviction = new FailoverEviction(getPoolName(), faults.failoverEviction(), config.isReadOnly(),
             FaultHandling.FAILOVER_QUIET_PERIOD_MILLIS);
         config.setExceptionOverride(new ConnectionLossOverride(userOverride, new EvictOn(faults.evictOn()), eviction));
@@ -309,12 +318,13 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             if (newGate != null) {
                 newGate.unregister();
             }
+            newRecovery.close();
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;
             throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
         }
         gate = newGate;
-        startFaultHandling(started, eviction);
+        startFaultHandling(started, eviction, newRecovery);
         registerHealthChecks(hikariChecks, started);
         try {
             registerTomcatGauges(started);
@@ -334,24 +344,20 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
     }
 
-    private void startFaultHandling(HikariDataSource started, FailoverEviction eviction) {
+    private void startFaultHandling(HikariDataSource started, FailoverEviction eviction, OutageRecovery outages) {
         eviction.attach(started.getHikariPoolMXBean());
         failover = eviction;
-        probe = new DatabaseProbe(started);
-        if (faults.recoveryProbeIntervalMillis() > 0) {
-            recovery = new OutageRecovery(started, probe, faults.recoveryProbeIntervalMillis());
-        }
+        // the server behind the URL may have changed during an outage
+        outages.started(started, started.getHikariPoolMXBean()::softEvictConnections);
+        recovery = outages;
     }
 
     private void stopFaultHandling() {
         synchronized (lock) {
-            if (recovery != null) {
-                recovery.close();
+            OutageRecovery outages = recovery;
+            if (outages != null) {
+                outages.close();
                 recovery = null;
-            }
-            if (probe != null) {
-                probe.close();
-                probe = null;
             }
             if (failover != null) {
                 failover.detach();
@@ -361,8 +367,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     private long connectivityCheckTimeoutMillis() {
-        String configured = config.getHealthCheckProperties().getProperty("connectivityCheckTimeoutMs");
-        return configured == null ? config.getConnectionTimeout() : Long.parseLong(configured.trim());
+        return Long.parseLong(config.getHealthCheckProperties().getProperty(CHECK_TIMEOUT_PROPERTY).trim());
     }
 
     // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
@@ -382,8 +387,13 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         for (String name : hikariChecks.getNames()) {
             HealthCheck check = hikariChecks.getHealthCheck(name);
-            if (name.equals(getPoolName() + CONNECTIVITY_CHECK) && probe != null) {
-                check = new BusyPoolConnectivityCheck(check, started, probe, connectivityCheckTimeoutMillis());
+            OutageRecovery outages = recovery;
+            if (name.equals(getPoolName() + CONNECTIVITY_CHECK) && outages != null) {
+                long timeout = connectivityCheckTimeoutMillis();
+                HealthCheck hikariCheck = check;
+                check = outages.probe().<HealthCheck>map(probe ->
+                    new BusyPoolConnectivityCheck(hikariCheck, started, probe, timeout)).orElse(check);
+                check = new KnownOutageCheck(check, outages.outage(), getPoolName(), timeout + CHECK_SLACK_MILLIS);
             }
             healthChecks.register(name, new PoolHealthCheck(check, this::isClosed, getPoolName()));
             registeredHealthChecks.add(name);

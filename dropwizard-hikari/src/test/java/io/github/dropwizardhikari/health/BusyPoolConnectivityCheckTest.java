@@ -5,7 +5,7 @@ import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.recovery.OutageDriver;
+import io.github.dropwizardhikari.faults.OutageDriver;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

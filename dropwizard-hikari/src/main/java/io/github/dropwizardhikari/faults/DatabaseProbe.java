@@ -1,12 +1,9 @@
-package io.github.dropwizardhikari.recovery;
+package io.github.dropwizardhikari.faults;
 
 import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.HikariPoolMXBean;
-import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.util.Credentials;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
@@ -21,34 +18,23 @@ import java.util.concurrent.TimeoutException;
  * Opens one connection to the database outside the pool and closes it again: does the database accept
  * connections right now, whatever state the pool is in?
  *
- * <p>It connects exactly as HikariCP does, through the pool's own driver data source (same URL, driver
- * properties and login timeout) with the pool's credentials (its {@code HikariCredentialsProvider} when it has
- * one), and never hands the connection to anyone.</p>
+ * <p>It connects with the pool's driver, URL and driver properties and the pool's credentials (its
+ * {@code HikariCredentialsProvider} when it has one), and never hands the connection to anyone.</p>
  */
 public final class DatabaseProbe implements AutoCloseable {
     private final HikariDataSource pool;
+    private final DriverConnector connector;
     private final ExecutorService executor;
 
-    public DatabaseProbe(HikariDataSource pool) {
+    DatabaseProbe(HikariDataSource pool, DriverConnector connector) {
         this.pool = pool;
+        this.connector = connector;
         String threadName = pool.getPoolName() + ":probe";
         this.executor = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, threadName);
             thread.setDaemon(true);
             return thread;
         });
-    }
-
-    /**
-     * Connects on the caller's thread; the driver's login timeout bounds it.
-     *
-     * @return how long connecting took, in milliseconds
-     */
-    public long connect() throws SQLException {
-        long started = System.nanoTime();
-        try (Connection ignored = open()) {
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        }
     }
 
     /**
@@ -77,16 +63,15 @@ public final class DatabaseProbe implements AutoCloseable {
         }
     }
 
-    private Connection open() throws SQLException {
-        HikariPoolMXBean bean = pool.getHikariPoolMXBean();
-        if (!(bean instanceof HikariPool)) {
-            throw new SQLException("pool " + pool.getPoolName() + " is not running", "08003");
-        }
-        DataSource dataSource = ((HikariPool) bean).getUnwrappedDataSource();
+    private long connect() throws SQLException {
+        long started = System.nanoTime();
         HikariCredentialsProvider provider = pool.getCredentialsProvider();
         Credentials credentials = provider != null ? provider.getCredentials() : pool.getCredentials();
         String user = credentials == null ? null : credentials.getUsername();
-        return user == null ? dataSource.getConnection() : dataSource.getConnection(user, credentials.getPassword());
+        String password = credentials == null ? null : credentials.getPassword();
+        try (Connection ignored = connector.connect(user, password)) {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        }
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.recovery;
+package io.github.dropwizardhikari.faults;
 
 import io.github.dropwizardhikari.H2WrappingDriver;
 

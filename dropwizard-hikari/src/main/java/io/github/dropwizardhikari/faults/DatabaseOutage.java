@@ -1,0 +1,187 @@
+package io.github.dropwizardhikari.faults;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the pool knows about the database from its own connection attempts: whether the last one failed, since
+ * when, and whether waiting for the database can still help a borrower.
+ *
+ * <p>A borrower waits up to its timeout for a database the pool had and lost, since it may come back. Waiting
+ * cannot help once a borrower has timed out while the pool could not connect, nor while the pool has never
+ * connected since it started: then, until an attempt succeeds, borrowers fail at once with the cause
+ * ({@link #borrow}), as Dropwizard's Tomcat pool does. Nobody then waits inside HikariCP, which only connects for
+ * a waiting borrower or below {@code minimumIdle}, so this class keeps one borrow of its own waiting in the
+ * background meanwhile: the pool keeps trying, and the fast failures end with the outage.</p>
+ */
+public final class DatabaseOutage implements AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(DatabaseOutage.class);
+
+    /** A borrow from the pool. */
+    @FunctionalInterface
+    public interface Borrow {
+        Connection get() throws SQLException;
+    }
+
+    private final String poolName;
+    private final long retryIntervalMillis;
+    private final AtomicInteger retrying = new AtomicInteger();
+    private final AtomicBoolean waking = new AtomicBoolean();
+    private final ExecutorService wakeUps;
+    @Nullable
+    private volatile Borrow wakeUp;
+    private volatile Runnable onRecovered = () -> { };
+    @Nullable
+    private volatile SQLException failure;
+    private volatile long failingSinceNanos;
+    private volatile int failedAttempts;
+    private volatile boolean borrowerTimedOut;
+    private volatile boolean everConnected;
+
+    DatabaseOutage(String poolName, long retryIntervalMillis) {
+        this.poolName = poolName;
+        this.retryIntervalMillis = retryIntervalMillis;
+        this.wakeUps = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, poolName + ":outage");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * @param poolBorrow  borrows from HikariCP directly, to keep it trying while borrowers fail fast
+     * @param whenBackUp  runs when an attempt succeeds after failed ones, before the new connection is handed out
+     */
+    void started(Borrow poolBorrow, Runnable whenBackUp) {
+        this.wakeUp = poolBorrow;
+        this.onRecovered = whenBackUp;
+    }
+
+    void failed(SQLException e) {
+        synchronized (this) {
+            if (failure == null) {
+                failingSinceNanos = System.nanoTime();
+                failedAttempts = 0;
+                LOGGER.warn("Pool {}: cannot connect to the database: {} (SQLState {}); trying again every {} ms, and "
+                    + "the pool fills as soon as it answers", poolName, e.getMessage(), e.getSQLState(),
+                    retryIntervalMillis);
+            }
+            failure = e;
+            failedAttempts++;
+        }
+    }
+
+    void connected() {
+        boolean recovered;
+        synchronized (this) {
+            recovered = failure != null;
+            if (recovered) {
+                LOGGER.info("Pool {}: the database accepts connections again, after {} ms and {} failed attempts",
+                    poolName, millisSince(failingSinceNanos), failedAttempts);
+            }
+            failure = null;
+            borrowerTimedOut = false;
+            everConnected = true;
+        }
+        if (recovered) {
+            onRecovered.run();
+        }
+    }
+
+    void retrying(boolean inLoop) {
+        if (inLoop) {
+            retrying.incrementAndGet();
+        } else {
+            retrying.decrementAndGet();
+        }
+    }
+
+    /**
+     * @return why the pool cannot connect, while its last attempt failed
+     */
+    public Optional<String> knownCause() {
+        SQLException current = failure;
+        if (current == null) {
+            return Optional.empty();
+        }
+        keepTrying();
+        return Optional.of(describe(current));
+    }
+
+    /**
+     * Borrows, or fails at once while waiting cannot help; a borrower that times out while the pool cannot connect
+     * gets the connection failure as the cause of HikariCP's time-out.
+     */
+    public Connection borrow(Borrow borrow) throws SQLException {
+        SQLException current = failure;
+        if (current != null && (borrowerTimedOut || !everConnected)) {
+            keepTrying();
+            String why = everConnected ? "a borrower has already waited its whole timeout for it"
+                : "the pool has not connected since it started";
+            throw new SQLTransientConnectionException(poolName + " - Connection is not available: "
+                + describe(current) + "; " + why, current.getSQLState(), current.getErrorCode(), current);
+        }
+        try {
+            return borrow.get();
+        } catch (SQLTransientConnectionException e) {
+            SQLException cause = failure;
+            if (cause == null) {
+                throw e;
+            }
+            borrowerTimedOut = true;
+            if (e.getCause() != null) {
+                throw e;
+            }
+            SQLTransientConnectionException named = new SQLTransientConnectionException(e.getMessage() + "; "
+                + describe(cause), cause.getSQLState(), cause.getErrorCode(), cause);
+            named.setNextException(cause);
+            throw named;
+        }
+    }
+
+    private void keepTrying() {
+        Borrow poolBorrow = wakeUp;
+        if (poolBorrow == null || retrying.get() > 0 || !waking.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            wakeUps.execute(() -> {
+                try (Connection ignored = poolBorrow.get()) {
+                    LOGGER.debug("Pool {}: connected again", poolName);
+                } catch (SQLException e) {
+                    LOGGER.debug("Pool {}: still cannot connect", poolName, e);
+                } finally {
+                    waking.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed: the pool is stopping
+            waking.set(false);
+        }
+    }
+
+    private String describe(SQLException cause) {
+        return "the database has refused every connection attempt for " + millisSince(failingSinceNanos) + " ms ("
+            + failedAttempts + " attempts; last: " + cause.getMessage() + ", SQLState " + cause.getSQLState() + ")";
+    }
+
+    private static long millisSince(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
+    }
+
+    @Override
+    public void close() {
+        wakeUps.shutdownNow();
+    }
+}

@@ -1,0 +1,97 @@
+package io.github.dropwizardhikari.faults;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * How a pool meets an outage, on HikariCP's public API: HikariCP connects through a {@link RetryingDataSource},
+ * so the pool fills within one retry interval of the database answering again, with one connection attempt per
+ * interval while it is down; borrowers fail at once once waiting cannot help ({@link DatabaseOutage}).
+ *
+ * <p>Only a pool configured by URL connects this way; one configured by {@code dataSourceClassName}, or with a
+ * retry interval of 0, connects as HikariCP alone does.</p>
+ */
+public final class OutageRecovery implements AutoCloseable {
+    private final DatabaseOutage outage;
+    @Nullable
+    private final DriverConnector connector;
+    @Nullable
+    private final RetryingDataSource retrying;
+    @Nullable
+    private DatabaseProbe probe;
+
+    private OutageRecovery(DatabaseOutage outage, @Nullable DriverConnector connector,
+                           @Nullable RetryingDataSource retrying) {
+        this.outage = outage;
+        this.connector = connector;
+        this.retrying = retrying;
+    }
+
+    /**
+     * Hands HikariCP the retrying data source, before the pool is built.
+     *
+     * @param retryIntervalMillis the time between two connection attempts while the database is down; 0 for
+     *                            HikariCP's own back-off
+     */
+    public static OutageRecovery prepare(HikariConfig config, long retryIntervalMillis) {
+        DatabaseOutage outage = new DatabaseOutage(config.getPoolName(), retryIntervalMillis);
+        if (config.getDataSource() instanceof RetryingDataSource) {
+            // a start that failed left its own behind
+            config.setDataSource(null);
+        }
+        String url = config.getJdbcUrl();
+        if (url == null || config.getDataSource() != null || config.getDataSourceClassName() != null) {
+            return new OutageRecovery(outage, null, null);
+        }
+        DriverConnector connector = new DriverConnector(url, config.getDriverClassName(),
+            config.getDataSourceProperties());
+        if (retryIntervalMillis <= 0) {
+            return new OutageRecovery(outage, connector, null);
+        }
+        RetryingDataSource dataSource = new RetryingDataSource(connector, outage, retryIntervalMillis);
+        config.setDataSource(dataSource);
+        return new OutageRecovery(outage, connector, dataSource);
+    }
+
+    /**
+     * The pool is built: from now on connection attempts retry while it is open.
+     *
+     * @param whenBackUp runs once each time the database accepts connections again after failed attempts
+     */
+    public void started(HikariDataSource pool, Runnable whenBackUp) {
+        outage.started(pool::getConnection, whenBackUp);
+        if (retrying != null) {
+            retrying.retryWhile(() -> !pool.isClosed());
+        }
+        if (connector != null) {
+            probe = new DatabaseProbe(pool, connector);
+        }
+    }
+
+    /** Borrows through {@code borrow}, or fails at once while waiting cannot help. */
+    public Connection borrow(DatabaseOutage.Borrow borrow) throws SQLException {
+        return outage.borrow(borrow);
+    }
+
+    public DatabaseOutage outage() {
+        return outage;
+    }
+
+    /** @return a probe that connects outside the pool, when the pool is configured by URL */
+    public Optional<DatabaseProbe> probe() {
+        return Optional.ofNullable(probe);
+    }
+
+    @Override
+    public void close() {
+        outage.close();
+        if (probe != null) {
+            probe.close();
+        }
+    }
+}
