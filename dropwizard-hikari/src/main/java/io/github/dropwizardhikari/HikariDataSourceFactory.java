@@ -212,6 +212,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     private static final Logger LOGGER = LoggerFactory.getLogger(HikariDataSourceFactory.class);
     private static final TomcatOnlySettings TOMCAT_ONLY = TomcatOnlySettings.of(HikariDataSourceFactory.class);
     private static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
+    private static final Duration HIKARI_DEFAULT_IDLE_TIME = Duration.minutes(10);
 
     // ---- where connections come from
 
@@ -274,7 +275,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @NotNull
     @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
         why = "HikariCP retires idle connections no sooner than that")
-    private Duration minIdleTime = Duration.minutes(10);
+    private Duration minIdleTime = HIKARI_DEFAULT_IDLE_TIME;
 
     @JsonProperty
     @JsonAlias("maxLifetime")
@@ -1246,6 +1247,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             return; // reported by @NotNull; the rules below need every timer
         }
         checkLifetimes(check);
+        checkFixedPool(check);
         if (validationQueryTimeout != null && longerThan(validationQueryTimeout, maxWaitForConnection)) {
             String why = "a connection test must fit in maxWaitForConnection (" + maxWaitForConnection
                 + "), or a borrow could wait longer than that";
@@ -1362,6 +1364,37 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         }
     }
 
+    /**
+     * Without {@code minSize} HikariCP keeps {@code maxSize} connections open (its fixed-size pool) where Dropwizard's
+     * pool keeps up to 10 idle: said once, at validation, so that {@code check} shows it. On such a pool HikariCP
+     * closes no idle connection, so a stated {@code minIdleTime} has no effect: it is said here in the block's names,
+     * and HikariCP gets 0, which it accepts silently (HikariCP 7.1 warns about any other value there).
+     */
+    private void checkFixedPool(RuleCheck check) {
+        if (getMinSize() < maxSize) {
+            return;
+        }
+        String why = minSize == null
+            ? "minSize is not set, so the pool keeps maxSize (" + maxSize + ") connections open"
+            : "minSize equals maxSize (" + maxSize + "), so the pool keeps that many connections open";
+        if (maxSizeSet && minSize == null) {
+            check.notice("maxSize", "is " + maxSize + " and minSize is not set: the pool opens " + maxSize
+                + " connections and keeps them open (HikariCP's fixed-size pool), where Dropwizard's pool closes "
+                + "idle connections above minSize, 10 by default; state minSize (minSize: 10 for Dropwizard's "
+                + "behaviour, or minSize: " + maxSize + " to keep this fixed pool without this warning)");
+        }
+        if (idleTimeoutWithoutEffect(check)) {
+            check.adjusted("minIdleTime", minIdleTime, Duration.seconds(0), why + " and closes no idle connection; "
+                + "set minSize below maxSize (Dropwizard's default is 10) for idle connections above it to close "
+                + "after minIdleTime");
+        }
+    }
+
+    private boolean idleTimeoutWithoutEffect(RuleCheck check) {
+        boolean stated = check.states("minIdleTime") || !minIdleTime.equals(HIKARI_DEFAULT_IDLE_TIME);
+        return getMinSize() >= maxSize && minIdleTime.toMilliseconds() != 0 && stated;
+    }
+
     // at validation, like the other warnings, so that the check command shows them
     private void warnAboutPoolerOnce(RuleCheck check) {
         if (pooler != PoolerMode.TRANSACTION) {
@@ -1427,7 +1460,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      * Runs the rules again (a factory may have been changed since it was validated, or built without
      * validation): adjusted values are applied and warned about once, errors are thrown.
      */
-    private void applyRules() {
+    private RuleCheck applyRules() {
         RuleCheck check = SettingsCheck.run(this);
         SettingsValidator.warnOnce(this, check);
         if (!check.errors().isEmpty()) {
@@ -1435,6 +1468,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
                 .map(error -> check.origin().pathOf(error.field()) + " " + error.message())
                 .collect(Collectors.joining("; ")));
         }
+        return check;
     }
 
     // ---- building the pool
@@ -1447,7 +1481,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      * @return a configuration HikariCP accepts without adjusting any value
      */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
-        applyRules();
+        RuleCheck check = applyRules();
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
@@ -1462,7 +1496,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         config.setMinimumIdle(getMinSize());
         config.setMaximumPoolSize(maxSize);
         config.setConnectionTimeout(maxWaitForConnection.toMilliseconds());
-        config.setIdleTimeout(minIdleTime.toMilliseconds());
+        config.setIdleTimeout(idleTimeoutWithoutEffect(check) ? 0 : minIdleTime.toMilliseconds());
         config.setMaxLifetime(maxConnectionAge.toMilliseconds());
         config.setKeepaliveTime(keepaliveTime.toMilliseconds());
         config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());

@@ -43,6 +43,15 @@ final class CapturedWarnings implements AutoCloseable {
             .toList();
     }
 
+    /** HikariCP's own WARNs about its configuration (HikariConfig's checks) since the last {@link #clear()}. */
+    List<String> hikariConfigurationWarnings() {
+        return appender.list.stream()
+            .filter(event -> event.getLevel() == Level.WARN
+                && event.getLoggerName().equals("com.zaxxer.hikari.HikariConfig"))
+            .map(ILoggingEvent::getFormattedMessage)
+            .toList();
+    }
+
     /** The messages that start with the full YAML path of a field ({@code hikari.maxWaitForConnection ...}). */
     List<String> startingWith(String path) {
         Pattern start = Pattern.compile("^" + Pattern.quote(path) + "(?![A-Za-z0-9_]).*", Pattern.DOTALL);

@@ -118,6 +118,7 @@ class GeneratedBlocksTest {
         report.countAcceptedByHikari();
         checkAdjustments(block, Objects.requireNonNull(factory), report, warnings);
         startAndQuery(block, factory, report);
+        assertThat(warnings.hikariConfigurationWarnings()).as("HikariCP is handed no value it warns about").isEmpty();
         checkTomcatOnlyWarnings(block, report, warnings);
     }
 

@@ -26,6 +26,7 @@ public final class RuleCheck {
     private final SettingNames names;
     private final List<Error> errors = new ArrayList<>();
     private final Map<String, Adjustment> adjustments = new LinkedHashMap<>();
+    private final Map<String, String> notices = new LinkedHashMap<>();
 
     RuleCheck(Origin origin, SettingNames names) {
         this.origin = origin;
@@ -70,12 +71,31 @@ public final class RuleCheck {
         return used;
     }
 
+    /**
+     * Records a value used as given whose effect differs from Dropwizard's pool, to be said once: {@code message}
+     * follows the setting's full path.
+     */
+    public void notice(String field, String message) {
+        notices.putIfAbsent(field, message);
+    }
+
+    /**
+     * @return whether the block states {@code field}, under its own name or an alias
+     */
+    public boolean states(String field) {
+        return origin.keys().contains(field) || underHikariName(field);
+    }
+
     public List<Error> errors() {
         return Collections.unmodifiableList(errors);
     }
 
     public List<Adjustment> adjustments() {
         return List.copyOf(adjustments.values());
+    }
+
+    public Map<String, String> notices() {
+        return Collections.unmodifiableMap(notices);
     }
 
     public Origin origin() {

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Validates a {@link ValidSettings} block. Errors become violations on the setting's own property node, so that
  * Dropwizard prints them with the full path; adjusted values are logged as warnings, once per block, on the
- * logger of the block's class.
+ * logger of the block's class, as are the notices of values whose effect differs from Dropwizard's pool.
  */
 public final class SettingsValidator implements ConstraintValidator<ValidSettings, CrossFieldRules> {
     @Override
@@ -40,6 +40,11 @@ public final class SettingsValidator implements ConstraintValidator<ValidSetting
                 logger.warn(adjustment.warning(check.origin().pathOf(adjustment.field())));
             }
         }
+        check.notices().forEach((field, message) -> {
+            if (LoggedOnce.firstTime(block, "notice:" + field)) {
+                logger.warn(check.origin().pathOf(field) + " " + message);
+            }
+        });
     }
 
     // messages hold configured values; Bean Validation would read braces and dollars in them as expressions
