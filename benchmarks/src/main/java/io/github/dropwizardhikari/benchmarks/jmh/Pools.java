@@ -38,8 +38,8 @@ import java.util.Optional;
  */
 @State(Scope.Benchmark)
 public class Pools {
-    private static final int MAX_SIZE = 32;
-    private static final Duration TIMEOUT = Duration.seconds(8);
+    private int maxSize = 32;
+    private Duration timeout = Duration.seconds(8);
 
     @Param({"raw-hikari-no-metrics", "raw-hikari", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"})
     public String pool;
@@ -50,6 +50,22 @@ public class Pools {
 
     DataSource dataSource;
     private AutoCloseable closer;
+
+    /**
+     * Outside JMH: the pool {@code pool} on {@code database}, with its own size and acquisition timeout.
+     */
+    public static Pools of(String pool, String database, int maxSize, Duration timeout) {
+        Pools pools = new Pools();
+        pools.pool = pool;
+        pools.database = database;
+        pools.maxSize = maxSize;
+        pools.timeout = timeout;
+        return pools;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
 
     @Setup(Level.Trial)
     public void start() throws Exception {
@@ -113,10 +129,10 @@ public class Pools {
         config.setJdbcUrl(url());
         config.setDriverClassName(driverClass());
         config.setUsername(user());
-        config.setMaximumPoolSize(MAX_SIZE);
+        config.setMaximumPoolSize(maxSize);
         config.setMinimumIdle(0);
         config.setAutoCommit(false);
-        config.setConnectionTimeout(TIMEOUT.toMilliseconds());
+        config.setConnectionTimeout(timeout.toMilliseconds());
         return config;
     }
 
@@ -125,10 +141,10 @@ public class Pools {
         factory.setUrl(url());
         factory.setDriverClass(driverClass());
         factory.setUser(user());
-        factory.setMaxSize(MAX_SIZE);
+        factory.setMaxSize(maxSize);
         factory.setMinSize(0);
         factory.setAutoCommitByDefault(false);
-        factory.setMaxWaitForConnection(TIMEOUT);
+        factory.setMaxWaitForConnection(timeout);
         return factory;
     }
 
@@ -137,11 +153,11 @@ public class Pools {
         factory.setUrl(url());
         factory.setDriverClass(driverClass());
         factory.setUser(user());
-        factory.setMaxSize(MAX_SIZE);
+        factory.setMaxSize(maxSize);
         factory.setMinSize(0);
         factory.setInitialSize(0);
         factory.setAutoCommitByDefault(false);
-        factory.setMaxWaitForConnection(TIMEOUT);
+        factory.setMaxWaitForConnection(timeout);
         return factory;
     }
 
