@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Validator;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * value, and warned about once at validation, with its full path, the value asked, the value used and why.
  */
 class AdjustedValuesTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, values HikariCP cannot honour, adjusted with a warning."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
     private final MetricRegistry metrics = new MetricRegistry();

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The {@code credentials:} block as Dropwizard parses and validates it. */
 class CredentialsConfigurationTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, connections that would outlive their credentials."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static List<String> warningsWhileParsing(String fixture) throws Exception {
         Logger logger = (Logger) LoggerFactory.getLogger(CredentialsFactory.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();

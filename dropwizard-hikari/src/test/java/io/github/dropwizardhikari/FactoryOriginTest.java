@@ -14,6 +14,7 @@ import io.github.dropwizardhikari.config.binding.Origin;
 import io.github.dropwizardhikari.config.binding.Origins;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each parsed block knows where it was found, so its messages name the full path. */
 class FactoryOriginTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, Tomcat-only settings, each warned about."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     static class AppConfig {
         @Valid
         @NotNull

@@ -14,6 +14,7 @@ import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.isolation.IsolationNames;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
 import io.github.dropwizardhikari.pool.FaultHandling;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 class HikariDataSourceFactoryTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, Tomcat-only and adjusted settings, each warned about."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final MetricRegistry metrics = new MetricRegistry();
 
     @Test

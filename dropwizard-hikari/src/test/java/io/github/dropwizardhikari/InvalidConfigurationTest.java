@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari;
 
 import io.dropwizard.configuration.ConfigurationException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -8,6 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** One fixture per rule: each is refused at validation with a message that names the field's full path. */
 class InvalidConfigurationTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, invalid, adjusted and Tomcat-only settings."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "invalid_no_url.yml                          | hikari.url must be set (or dataSourceClassName instead)",

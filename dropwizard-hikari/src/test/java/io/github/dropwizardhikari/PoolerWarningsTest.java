@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
 import io.github.dropwizardhikari.pooler.PoolerMode;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code pooler: transaction} makes the pool's build warn, once, about each setting a transaction pooler breaks. */
 class PoolerWarningsTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, settings a transaction pooler breaks, each warned about."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final Logger logger = (Logger) LoggerFactory.getLogger(HikariDataSourceFactory.class);
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 

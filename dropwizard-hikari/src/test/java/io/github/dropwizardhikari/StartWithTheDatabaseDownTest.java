@@ -8,6 +8,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.faults.DatabaseOutage;
 import io.github.dropwizardhikari.faults.OutageDriver;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -25,6 +26,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * as they do under {@code database:}; the default still refuses to start.
  */
 class StartWithTheDatabaseDownTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, a database that is down at start."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final MetricRegistry metrics = new MetricRegistry();
 
     @AfterEach

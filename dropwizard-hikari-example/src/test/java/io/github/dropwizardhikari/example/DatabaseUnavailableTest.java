@@ -6,6 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import org.h2.tools.Server;
 import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,6 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class DatabaseUnavailableTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, a database that goes away under requests."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final Server H2_SERVER = startH2Server();
 
     static final DropwizardAppExtension<QuestionsConfiguration> HIKARI = TestApps.hikariOnH2("exhausted_hikari",

@@ -8,6 +8,7 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.BaseValidator;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FileCredentialsProviderTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, connections that would outlive their credentials."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final String SECRET = "s3cr3t-Rotated";
 
     @TempDir

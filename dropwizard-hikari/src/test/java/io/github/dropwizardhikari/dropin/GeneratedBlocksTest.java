@@ -9,6 +9,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import org.h2.jdbc.JdbcSQLDataException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -40,6 +41,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The counts go to the output and to {@code target/generated-blocks.txt}.</p>
  */
 class GeneratedBlocksTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, generated blocks whose values are adjusted or ignored."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final long DEFAULT_SEED = 20_261_123L;
     private static final int DEFAULT_BLOCKS = 1_000;
     private static final int DEFAULT_MAX_SIZE = 10;

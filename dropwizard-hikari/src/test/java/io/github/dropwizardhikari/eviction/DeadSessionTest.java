@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * 500 ms ago, hands it out again without validating it.
  */
 class DeadSessionTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, sessions that die under a borrowed connection."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final String BYPASS_WINDOW = "com.zaxxer.hikari.aliveBypassWindowMs";
 
     // HikariCP skips validation for connections used within this window (500 ms by default); a longer one makes

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FailoverEvictionTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, failed connections and read-only refusals."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final AtomicLong now = new AtomicLong(TimeUnit.SECONDS.toNanos(100));
     private final CountingPool pool = new CountingPool();
     private final Logger logger = (Logger) LoggerFactory.getLogger(FailoverEviction.class);

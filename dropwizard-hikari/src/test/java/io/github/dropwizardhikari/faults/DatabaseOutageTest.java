@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 class DatabaseOutageTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, a database that refuses connections."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final long TIMEOUT_MILLIS = 1_000;
     // the goal is 100 ms; the margin is for a loaded 2-core machine
     private static final long FAST_MILLIS = 300;

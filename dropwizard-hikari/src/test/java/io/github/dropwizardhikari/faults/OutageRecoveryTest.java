@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,12 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class OutageRecoveryTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, a database that refuses connections."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final long OUTAGE_MILLIS = 3_000;
 
     @AfterEach

@@ -7,6 +7,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.HikariConfig;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** HikariCP's per-borrow metrics, recorded by HikariCP's own tracker on Metrics' lock-free reservoir. */
 class LockFreeReservoirsTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, an unreachable database."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final MetricRegistry metrics = new MetricRegistry();
     private final List<ManagedHikariDataSource> built = new ArrayList<>();
 

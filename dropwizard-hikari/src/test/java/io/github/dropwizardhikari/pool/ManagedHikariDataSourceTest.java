@@ -11,6 +11,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.registry.PoolRegistry;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ManagedHikariDataSourceTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, an unreachable database, connections borrowed at stop."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private final MetricRegistry metrics = new MetricRegistry();
     private final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
     private final List<ManagedDataSource> built = new ArrayList<>();

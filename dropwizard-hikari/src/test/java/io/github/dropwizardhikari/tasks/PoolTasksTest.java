@@ -6,6 +6,7 @@ import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,6 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The pool tasks on a running application's admin port, over HTTP, on three H2 pools. */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class PoolTasksTest {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, resizes and suspensions through the admin tasks."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     static final DropwizardAppExtension<PoolTasksApp.Config> APP = new DropwizardAppExtension<>(
         PoolTasksApp.class, ResourceHelpers.resourceFilePath("pool-tasks-app.yml"));
 

@@ -8,6 +8,7 @@ import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,6 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code db migrate} (Liquibase), then the application with JDBI and Hibernate, on PostgreSQL.
  */
 class DropwizardExamplesPostgresIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, blocks with Tomcat-only and adjusted settings."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final String EXAMPLE_URL = "jdbc:postgresql://db.example.com/db-prod";
     private static final String EXAMPLE_USER = "user: pg-user";
     private static final String EXAMPLE_PASSWORD = "password: iAMs00perSecrEET";

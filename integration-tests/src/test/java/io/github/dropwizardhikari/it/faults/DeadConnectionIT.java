@@ -11,6 +11,7 @@ import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeadConnectionIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, sessions that die under a borrowed connection."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final int NEXT_BORROWS = 3;
 
     private final FaultReport report = FaultReport.shared();

@@ -44,6 +44,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FailoverPostgresIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, a failover: writes refused as read-only."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final int WORKERS = 4;
     private static final long AFTER_SWITCH_MILLIS = 3_000;
 

@@ -34,6 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsPgBouncerIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, PgBouncer and PostgreSQL restarts under load."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final Duration TIMEOUT = Duration.seconds(1);
     private static final int POOL_SIZE = 4;
     private static final long RECOVERY_LIMIT_MILLIS = 30_000;

@@ -54,6 +54,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultsPostgresIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, outages, killed sessions and exhausted pools under load."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final Duration TIMEOUT = Duration.seconds(1);
     private static final long ON_TIME_MILLIS = OnTime.limitMillis(TIMEOUT);
     // one retry interval (250 ms: at most 4 connection attempts a second while the database is down), one connection

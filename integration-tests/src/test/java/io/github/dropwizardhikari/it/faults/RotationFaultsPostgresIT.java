@@ -47,6 +47,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RotationFaultsPostgresIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, password rotations that break connections."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final String FIRST = "first-Secret-1";
     private static final String SECOND = "second-Secret-2";
     private static final int BORROWERS = 4;

@@ -37,6 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SafetyContractIT {
+    @BeforeAll
+    static void saysItProvokesFaults() {
+        System.out.println("This suite provokes, on purpose, killed sessions, time-outs and unreachable databases."
+            + " WARN and ERROR lines in this log are expected.");
+    }
+
     private static final Duration TIMEOUT = Duration.seconds(1);
     private static final long ON_TIME_MILLIS = OnTime.limitMillis(TIMEOUT);
 
