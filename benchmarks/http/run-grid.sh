@@ -5,7 +5,10 @@
 #
 #   bash benchmarks/http/run-grid.sh              # the plan behind docs/benchmarks.md
 #   bash benchmarks/http/run-grid.sh --quick      # smoke test: a few seconds, one grid point per configuration
-#   bash benchmarks/http/run-grid.sh --gate       # the fair borrow gate's comparison (issue 12): configs hikari,
+#   bash benchmarks/http/run-grid.sh --virtual    # on virtual threads (JDK 25, server.enableVirtualThreads):
+#                                                 # hikari, hikari-unfair, tomcat-safe; pools 4, 8; 256 wrk
+#                                                 # connections; 3 runs, 60 s warm-up, 20 s measured
+#   bash benchmarks/http/run-grid.sh --gate       # the fair borrow gate's comparison: configs hikari,
 #                                                 # hikari-unfair, hikari-admission, tomcat-safe; pools 4, 8 x
 #                                                 # request threads 16, 32, 64; 3 runs, 60 s warm-up; the mixed
 #                                                 # workload; no other endpoints
@@ -24,12 +27,17 @@ cd "$(dirname "$0")/../.."
 
 quick=false
 gate=false
+virtual=false
 case "${1:-}" in
     --quick) quick=true ;;
     --gate) gate=true ;;
+    --virtual) virtual=true ;;
     "") ;;
-    *) echo "usage: run-grid.sh [--quick | --gate]" >&2; exit 2 ;;
+    *) echo "usage: run-grid.sh [--quick | --gate | --virtual]" >&2; exit 2 ;;
 esac
+# the application's JVM, and server settings added to every start
+APP_JAVA=${APP_JAVA:-java}
+SERVER_SETTINGS=${SERVER_SETTINGS:-}
 
 if $quick; then
     CONFIGS=${CONFIGS:-"hikari hikari-unfair hikari-admission tomcat-safe"}
@@ -47,6 +55,23 @@ if $quick; then
     # its own schema and ports: a smoke test must never replace the full run's data set or take its ports
     SCHEMA=${SCHEMA:-bench_quick}
     APP_PORT=${APP_PORT:-18090}
+elif $virtual; then
+    CONFIGS=${CONFIGS:-"hikari hikari-unfair tomcat-safe"}
+    POOLS=${POOLS:-"4 8"}
+    # Jetty's platform threads; each request runs on a virtual thread, so this does not cap concurrency
+    THREADS=${THREADS:-"16"}
+    CONNECTIONS=${CONNECTIONS:-256}
+    RUNS=${RUNS:-3}
+    WARMUP=${WARMUP:-60}
+    DURATION=${DURATION:-20}
+    ROWS=${ROWS:-1000000}
+    SKIP_EXTRAS=${SKIP_EXTRAS:-true}
+    MIXED_CONFIGS=${MIXED_CONFIGS:-}
+    SCHEMA=${SCHEMA:-bench}
+    APP_PORT=${APP_PORT:-18080}
+    OUT=${OUT:-benchmarks/results/virtual-http}
+    APP_JAVA=$(.ci/find-jdk 25)/bin/java
+    SERVER_SETTINGS="$SERVER_SETTINGS -Ddw.server.enableVirtualThreads=true"
 elif $gate; then
     CONFIGS=${CONFIGS:-"hikari hikari-unfair hikari-admission tomcat-safe"}
     POOLS=${POOLS:-"4 8"}
@@ -185,8 +210,8 @@ start_app() {
         exit 1
     fi
     # shellcheck disable=SC2046
-    QUESTIONS_DB_URL="$JDBC_URL" taskset -c 0 java -XX:+UseSerialGC $(pool_settings "$config" "$size") \
-        -Ddw.server.maxThreads=$max_threads -Ddw.server.minThreads=$max_threads \
+    QUESTIONS_DB_URL="$JDBC_URL" taskset -c 0 "$APP_JAVA" -XX:+UseSerialGC $(pool_settings "$config" "$size") \
+        -Ddw.server.maxThreads=$max_threads -Ddw.server.minThreads=$max_threads $SERVER_SETTINGS \
         -Ddw.server.applicationConnectors[0].port=$APP_PORT -Ddw.server.adminConnectors[0].port=$ADMIN_PORT \
         -Ddw.logging.level=WARN -jar "$APP_JAR" server "$(config_file "$config")" > "$OUT/app.log" 2>&1 &
     app_pid=$!
