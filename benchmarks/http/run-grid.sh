@@ -190,10 +190,11 @@ config_file() {
 pool_settings() {
     local config=$1 size=$2
     case "$config" in
-        hikari) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=true -Ddw.hikari.admission.enabled=false" ;;
-        hikari-unfair) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=false \
+        hikari) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size -Ddw.hikari.fairBorrowing=true \
             -Ddw.hikari.admission.enabled=false" ;;
-        hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.fairBorrowing=true \
+        hikari-unfair) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size -Ddw.hikari.fairBorrowing=false \
+            -Ddw.hikari.admission.enabled=false" ;;
+        hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size -Ddw.hikari.fairBorrowing=true \
             -Ddw.hikari.admission.enabled=true" ;;
         hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s \
             -Ddw.hikari.fairBorrowing=true -Ddw.hikari.admission.enabled=false" ;;

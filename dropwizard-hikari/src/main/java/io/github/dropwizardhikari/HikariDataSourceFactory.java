@@ -35,6 +35,7 @@ import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
@@ -1537,9 +1538,15 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
-        HikariConfig config = toHikariConfig(metricRegistry, name);
-        // Fail on a bad driver class or override class now, not on the first request.
-        config.validate();
+        requireNonNull(metricRegistry, "metricRegistry");
+        HikariConfig config;
+        try {
+            config = toHikariConfig(metricRegistry, name);
+            config.validate();
+        } catch (RuntimeException unusable) {
+            // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
+            return new UnusableDataSource(name, unusable);
+        }
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
             PoolRegistry.healthChecks(metricRegistry).orElse(null),
             new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
