@@ -1,0 +1,87 @@
+package io.github.dropwizardhikari.example;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The shaded jar that {@code package} builds, started as a user starts it ({@code java -jar ... server
+ * example.yml}) on free ports, with {@code -Ddw.} overrides; its output goes to a file under {@code target/}.
+ */
+final class ExampleJar implements AutoCloseable {
+    static final Path JAR = Path.of("target/questions-app.jar");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    final int applicationPort;
+    final int adminPort;
+    final Path output;
+    private final Process process;
+
+    ExampleJar(String... overrides) throws IOException {
+        applicationPort = freePort();
+        adminPort = freePort();
+        output = Files.createTempFile(Path.of("target"), "example-jar-", ".log");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-Ddw.server.applicationConnectors[0].port=" + applicationPort,
+            "-Ddw.server.adminConnectors[0].port=" + adminPort));
+        for (String override : overrides) {
+            command.add("-Ddw." + override);
+        }
+        command.addAll(List.of("-jar", JAR.toString(), "server", "example.yml"));
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    /** The status of {@code GET path} on the application port, waiting up to {@code limit} for it to listen. */
+    int application(String path, Duration limit) throws Exception {
+        return get(URI.create("http://127.0.0.1:" + applicationPort + path), limit).statusCode();
+    }
+
+    /** {@code GET path} on the admin port, waiting up to {@code limit} for it to listen. */
+    HttpResponse<String> admin(String path, Duration limit) throws Exception {
+        return get(URI.create("http://127.0.0.1:" + adminPort + path), limit);
+    }
+
+    List<String> outputLines() throws IOException {
+        return Files.readAllLines(output, StandardCharsets.UTF_8);
+    }
+
+    private HttpResponse<String> get(URI uri, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        IOException last = null;
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            try {
+                return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            } catch (IOException notYetListening) {
+                last = notYetListening;
+                Thread.sleep(250);
+            }
+        }
+        throw new IllegalStateException("the example did not answer " + uri + " within " + limit + " (alive: "
+            + process.isAlive() + "; output in " + output + ")", last);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.github.dropwizardhikari.example;
+
+import io.github.dropwizardhikari.example.db.SchemaMigration;
+import org.h2.tools.Server;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The built jar with its database not there yet, under the two settings a Dropwizard service uses to say "start
+ * anyway": it starts, {@code /healthcheck} answers unhealthy naming the cause (twenty probes at once, each within a
+ * second, once the pool has tried the database), and once the database answers the application serves from it
+ * without a restart.
+ */
+class StartWithTheDatabaseDownIT {
+    private static final Duration START_LIMIT = Duration.ofSeconds(90);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hikari.initialSize=0", "hikari.ignoreExceptionOnPreLoad=true"})
+    void startsUnhealthyAndServesOnceTheDatabaseAnswers(String startAnyway) throws Exception {
+        int databasePort = ExampleJar.freePort();
+        String url = "jdbc:h2:tcp://127.0.0.1:" + databasePort + "/mem:late;DB_CLOSE_DELAY=-1";
+        try (ExampleJar app = new ExampleJar(startAnyway, "hikari.minSize=0", "hikari.url=" + url,
+            "seed.migrateOnStart=false", "seed.rows=0")) {
+            app.admin("/ping", START_LIMIT);
+
+            // The first check may wait for the pool's first connection attempt: with initialSize 0 the pool makes
+            // none at start, and Dropwizard's own Jdbi check borrows (at most maxWaitForConnection, 2 s here).
+            HttpResponse<String> first = app.admin("/healthcheck", START_LIMIT);
+            assertThat(first.statusCode()).as("unhealthy while the database is down (output in %s)", app.output)
+                .isEqualTo(500);
+            assertThat(first.body()).contains("Connection refused");
+            // from then on the pool knows: twenty probes at once are all answered within a second
+            List<Callable<Long>> probes = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                probes.add(() -> {
+                    long asked = System.nanoTime();
+                    HttpResponse<String> health = app.admin("/healthcheck", START_LIMIT);
+                    assertThat(health.statusCode()).isEqualTo(500);
+                    assertThat(health.body()).contains("Connection refused");
+                    return Duration.ofNanos(System.nanoTime() - asked).toMillis();
+                });
+            }
+            ExecutorService callers = Executors.newFixedThreadPool(20);
+            try {
+                for (Future<Long> answer : callers.invokeAll(probes)) {
+                    assertThat(answer.get()).as("a health check answered from what the pool knows")
+                        .isLessThan(1_000);
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+
+            Server database = Server.createTcpServer("-tcpPort", String.valueOf(databasePort), "-ifNotExists")
+                .start();
+            try {
+                try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+                    SchemaMigration.migrate(connection);
+                }
+                assertThat(healthyWithin(app, Duration.ofSeconds(10))).as("healthy once the database answers")
+                    .isTrue();
+                assertThat(app.application("/questions?user=1", START_LIMIT)).isEqualTo(200);
+            } finally {
+                database.stop();
+            }
+        }
+    }
+
+    private static boolean healthyWithin(ExampleJar app, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (app.admin("/healthcheck", limit).statusCode() == 200) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+}
