@@ -35,8 +35,8 @@ import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
@@ -1533,7 +1533,9 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      * Builds a pool that opens no connection yet: it starts on the first {@code getConnection()} or on
      * {@code start()}, whichever comes first. When {@link HikariBundle} has paired {@code metricRegistry} with the
      * application's health check registry, the pool registers HikariCP's health checks there when it starts,
-     * whichever client builds it and whenever.
+     * whichever client builds it and whenever. Settings that cannot make a pool (a factory built in Java and never
+     * validated) give a data source whose {@code start()} and {@code getConnection()} raise the error as an
+     * {@code SQLException}, as Dropwizard's own factory does.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
