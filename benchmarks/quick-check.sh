@@ -129,6 +129,8 @@ for chart in ("hikari", "tomcat-safe", "mixed"):
 
 if problems:
     print("benchmark quick check FAILED:\n- " + "\n- ".join(problems))
+    print("the last application's log (%s):" % os.path.join(scratch, "http", "app.log"))
+    print(open(os.path.join(scratch, "http", "app.log")).read()[-4000:])
     sys.exit(1)
 print("benchmark quick check: JMH (12 results), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
       "runs, ceiling, report and charts")
