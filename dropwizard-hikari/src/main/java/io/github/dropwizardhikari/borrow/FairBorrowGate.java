@@ -1,11 +1,12 @@
 package io.github.dropwizardhikari.borrow;
 
 import com.codahale.metrics.Gauge;
-import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
+import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
@@ -27,10 +28,15 @@ import java.util.concurrent.TimeUnit;
  * A borrower that runs out of time gets the same {@link SQLTransientConnectionException}, with the same message, as
  * from HikariCP's own timeout, and {@code <pool>.pool.ConnectionTimeoutRate} counts it.</p>
  *
- * <p>Metrics beside HikariCP's: {@code <pool>.pool.GateWaiting} (gauge: borrowers queued now) and
- * {@code <pool>.pool.GateWait} (timer: how long each borrower that found no free place queued).</p>
+ * <p>A borrower queued at the gate is waiting for a connection, and the pool's figures say so: the pool's
+ * {@code PendingConnections} counts it and its {@code Wait} records the whole wait, gate and HikariCP together
+ * ({@link QueueBeforeThePool}). As detail: {@code <pool>.pool.GateWaiting} (gauge: borrowers queued at the gate
+ * now) and {@code <pool>.pool.GateWait} (timer: how long each borrower that found no free place queued).</p>
  */
-public final class FairBorrowGate {
+public final class FairBorrowGate implements QueueBeforeThePool {
+    // how long this thread queued before the borrow HikariCP is about to record; set only by a borrower that queued
+    private static final ThreadLocal<Long> QUEUED_NANOS = new ThreadLocal<>();
+
     private final String poolName;
     private final MetricRegistry metrics;
     private final Places places;
@@ -48,7 +54,7 @@ public final class FairBorrowGate {
         this.places = new Places(size);
         this.size = size;
         this.wait = metrics.register(waitName(poolName),
-            new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+            new Timer(new WindowedHdrReservoir()));
         metrics.register(waitingName(poolName), (Gauge<Integer>) this::waiting);
     }
 
@@ -82,7 +88,9 @@ public final class FairBorrowGate {
                 if (!queue(timeoutMillis, start)) {
                     throw timeout(pool, start, null);
                 }
-                left = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                long queuedNanos = System.nanoTime() - start;
+                left = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(queuedNanos);
+                QUEUED_NANOS.set(queuedNanos);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -92,9 +100,11 @@ public final class FairBorrowGate {
         try {
             connection = pool.getConnection(Math.max(left, 0));
         } catch (SQLTransientConnectionException e) {
+            QUEUED_NANOS.remove();
             release();
             throw queued ? timeout(pool, start, e) : e;
         } catch (SQLException | RuntimeException e) {
+            QUEUED_NANOS.remove();
             release();
             throw e;
         }
@@ -155,8 +165,19 @@ public final class FairBorrowGate {
     /**
      * @return borrowers queued at the gate now (the semaphore's own count of its queue)
      */
+    @Override
     public int waiting() {
         return places.getQueueLength();
+    }
+
+    @Override
+    public long takeQueuedNanos() {
+        Long queued = QUEUED_NANOS.get();
+        if (queued == null) {
+            return 0;
+        }
+        QUEUED_NANOS.remove();
+        return queued;
     }
 
     /**

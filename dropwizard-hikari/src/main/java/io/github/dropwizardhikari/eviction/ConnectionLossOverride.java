@@ -8,9 +8,9 @@ import java.sql.SQLException;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The pool's {@link SQLExceptionOverride}: evicts a connection on every connection-loss error of the drivers the
- * project tests ({@link ConnectionErrors}) and on the user's {@code evictOn} list, so a connection whose session
- * died is never handed out again.
+ * The pool's {@link SQLExceptionOverride}: evicts a connection on every connection-loss error of the pool's driver
+ * ({@link ConnectionErrors}) and on the user's {@code evictOn} list, so a connection whose session died is never
+ * handed out again. Only the connection that threw the error is evicted here.
  *
  * <p>HikariCP asks the override about every {@link SQLException} a pooled connection throws (and the chain of
  * next exceptions), before its own rules; {@code DO_NOT_EVICT} keeps the connection, {@code MUST_EVICT} retires
@@ -21,12 +21,20 @@ import static java.util.Objects.requireNonNull;
 public final class ConnectionLossOverride implements SQLExceptionOverride {
     @Nullable
     private final SQLExceptionOverride userOverride;
+    private final ConnectionErrors errors;
     private final EvictOn evictOn;
     private final ConnectionErrorListener listener;
 
-    public ConnectionLossOverride(@Nullable SQLExceptionOverride userOverride, EvictOn evictOn,
-                                  ConnectionErrorListener listener) {
+    /**
+     * @param userOverride the user's own {@code exceptionOverrideClassName}, asked first, or {@code null}
+     * @param errors       the connection-loss and read-only errors of the pool's driver
+     * @param evictOn      the user's {@code evictOn} list
+     * @param listener     told about each recognised error
+     */
+    public ConnectionLossOverride(@Nullable SQLExceptionOverride userOverride, ConnectionErrors errors,
+                                  EvictOn evictOn, ConnectionErrorListener listener) {
         this.userOverride = userOverride;
+        this.errors = requireNonNull(errors, "errors");
         this.evictOn = requireNonNull(evictOn, "evictOn");
         this.listener = requireNonNull(listener, "listener");
     }
@@ -37,11 +45,11 @@ public final class ConnectionLossOverride implements SQLExceptionOverride {
         if (users == Override.DO_NOT_EVICT) {
             return users;
         }
-        if (ConnectionErrors.isConnectionLoss(e) || evictOn.matches(e)) {
+        if (errors.isConnectionLoss(e) || evictOn.matches(e)) {
             listener.connectionLost(e);
             return Override.MUST_EVICT;
         }
-        if (ConnectionErrors.isReadOnlyRejection(e) && listener.readOnlyRejected(e)) {
+        if (errors.isReadOnlyRejection(e) && listener.readOnlyRejected(e)) {
             return Override.MUST_EVICT;
         }
         return users;

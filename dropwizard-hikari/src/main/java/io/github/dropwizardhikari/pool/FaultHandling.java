@@ -12,14 +12,18 @@ import static java.util.Objects.requireNonNull;
  *                                    0 leaves HikariCP's own back-off alone
  * @param evictOn                     SQLStates and vendor codes that evict a connection, besides the built-in
  *                                    connection-loss codes
- * @param failoverEviction            whether a connection-loss or read-only error evicts every connection of
- *                                    the pool
+ * @param failoverEviction            whether evidence of a changed server (a read-only refusal, connection
+ *                                    loss on two connections within {@link #FAILOVER_WINDOW_MILLIS}, the end
+ *                                    of an outage) evicts every connection of the pool
  */
 public record FaultHandling(long recoveryProbeIntervalMillis, List<String> evictOn, boolean failoverEviction) {
     // 4 attempts a second per pool while the database is down; the pool serves within 250 ms of its return
     public static final long DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS = 250;
-    /** Errors within this time after a failover eviction belong to the same event. */
-    public static final long FAILOVER_QUIET_PERIOD_MILLIS = 1_000;
+    /**
+     * Connection loss on a second connection within this time of the first evicts the pool; errors within this
+     * time after a failover eviction belong to the same event.
+     */
+    public static final long FAILOVER_WINDOW_MILLIS = 1_000;
 
     public FaultHandling {
         evictOn = List.copyOf(requireNonNull(evictOn, "evictOn"));

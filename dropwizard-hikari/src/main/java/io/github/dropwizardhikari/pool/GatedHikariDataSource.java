@@ -2,7 +2,12 @@ package io.github.dropwizardhikari.pool;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
 import io.github.dropwizardhikari.borrow.GatedConnection;
+import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
+
+import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.util.function.IntConsumer;
@@ -21,10 +26,29 @@ import java.util.function.IntConsumer;
  */
 final class GatedHikariDataSource extends HikariDataSource {
     private final IntConsumer onResize;
+    private final QueueBeforeThePool queue;
 
-    GatedHikariDataSource(HikariConfig config, IntConsumer onResize) {
+    GatedHikariDataSource(HikariConfig config, IntConsumer onResize, QueueBeforeThePool queue) {
         super(config);
         this.onResize = onResize;
+        this.queue = queue;
+    }
+
+    /**
+     * HikariCP's pool bean, with the borrowers queued at the fair borrow gate counted among those awaiting a
+     * connection: every reader of the bean (the Tomcat-named gauges, {@code pool-status}, the health checks) sees
+     * the same queue as {@code PendingConnections}.
+     */
+    @Override
+    public HikariPoolMXBean getHikariPoolMXBean() {
+        HikariPoolMXBean pool = super.getHikariPoolMXBean();
+        return pool == null || queue == QueueBeforeThePool.NONE ? pool : new QueueCountingPoolBean(pool, queue);
+    }
+
+    /** @return HikariCP's pool itself, whose timed borrow the gate calls; {@code null} once closed */
+    @Nullable
+    HikariPool hikariPool() {
+        return (HikariPool) super.getHikariPoolMXBean();
     }
 
     @Override

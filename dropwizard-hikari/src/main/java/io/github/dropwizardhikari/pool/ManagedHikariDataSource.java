@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari.pool;
 
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
@@ -11,12 +12,16 @@ import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.borrow.FairBorrowGate;
+import io.github.dropwizardhikari.eviction.ConnectionErrors;
 import io.github.dropwizardhikari.eviction.ConnectionLossOverride;
 import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.failover.FailoverEviction;
 import io.github.dropwizardhikari.faults.OutageRecovery;
 import io.github.dropwizardhikari.health.BusyPoolConnectivityCheck;
 import io.github.dropwizardhikari.health.KnownOutageCheck;
+import io.github.dropwizardhikari.health.WaitPercentileCheck;
+import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
+import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import org.jspecify.annotations.Nullable;
@@ -44,8 +49,9 @@ import static java.util.Objects.requireNonNull;
  * or not. A stopped pool does not restart.</p>
  *
  * <p>With fair borrowing on, {@link #getConnection()} goes through a {@link FairBorrowGate}, so borrowers that find
- * every connection out wait in arrival order. HikariCP's {@code Wait}, {@code Usage} and {@code ConnectionCreation}
- * metrics use Metrics' lock-free reservoir ({@link LockFreeReservoirs}).</p>
+ * every connection out wait in arrival order. HikariCP's metrics are recorded through its tracker SPI
+ * ({@link PoolMetricsTrackerFactory}): the gate's queue counts as waiting, and percentiles count every value of
+ * their window.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -58,6 +64,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
 
     private final HikariConfig config;
+    @Nullable
+    private final MetricRegistry metrics;
     @Nullable
     private final HealthCheckRegistry healthChecks;
     private final PoolSizing sizing;
@@ -91,6 +99,12 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     public ManagedHikariDataSource(HikariConfig config, @Nullable HealthCheckRegistry healthChecks,
                                    PoolOptions options) {
         this.config = requireNonNull(config, "config");
+        // HikariCP takes either a registry or a tracker factory; the bundle's factory records into the registry
+        Object registry = config.getMetricRegistry();
+        this.metrics = registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
+        if (registry != null) {
+            config.setMetricRegistry(null);
+        }
         this.healthChecks = healthChecks;
         this.sizing = options.sizing();
         this.tomcatMetricNames = options.tomcatMetricNames();
@@ -193,7 +207,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             return running.getConnection();
         }
         // HikariCP's data source is its pool's only way in; the pool's own getConnection takes the time left
-        HikariPool hikariPool = (HikariPool) running.getHikariPoolMXBean();
+        HikariPool hikariPool = ((GatedHikariDataSource) running).hikariPool();
         if (hikariPool == null) {
             // closed meanwhile: HikariCP says so in its own words
             return running.getConnection();
@@ -276,7 +290,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             if (pool == null) {
                 HikariDataSource started = startPool();
                 pool = started;
-                sizing.reportInBackground(config, () -> CatalogProbe.connect(config));
+                // a borrow like any other, through the gate: the sizing opens no connection outside maxSize
+                sizing.reportInBackground(config, this::getConnection);
             }
             return pool;
         }
@@ -290,31 +305,31 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         if (healthChecks != null) {
             config.setHealthCheckRegistry(hikariChecks);
         }
-        CatalogProbe.adoptDefaultCatalog(config);
-        MetricRegistry metrics = metricRegistry();
-        if (metrics != null) {
-            LockFreeReservoirs.register(metrics, getPoolName());
-        }
+        DefaultCatalog.adopt(config);
         // a configuration built without a registry still gets a gate; its metrics then go nowhere visible
         MetricRegistry gateMetrics = metrics == null ? new MetricRegistry() : metrics;
         FairBorrowGate newGate = fairBorrowing
             ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
             : null;
+        if (metrics != null) {
+            config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(metrics,
+                newGate == null ? QueueBeforeThePool.NONE : newGate));
+        }
         // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
         IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
         OutageRecovery newRecovery = OutageRecovery.prepare(config, faults.recoveryProbeIntervalMillis());
         config.getHealthCheckProperties().putIfAbsent(CHECK_TIMEOUT_PROPERTY,
             Long.toString(Math.min(config.getValidationTimeout(), config.getConnectionTimeout())));
         FailoverEviction eviction = new FailoverEviction(getPoolName(), faults.failoverEviction(), config.isReadOnly(),
-            FaultHandling.FAILOVER_QUIET_PERIOD_MILLIS);
-        config.setExceptionOverride(new ConnectionLossOverride(userOverride, new EvictOn(faults.evictOn()), eviction));
+            FaultHandling.FAILOVER_WINDOW_MILLIS);
+        ConnectionErrors errors = ConnectionErrors.of(config.getJdbcUrl(), config.getDriverClassName(),
+            config.getDataSourceClassName());
+        config.setExceptionOverride(new ConnectionLossOverride(userOverride, errors, new EvictOn(faults.evictOn()),
+            eviction));
         HikariDataSource started;
         try {
-            started = new GatedHikariDataSource(config, resized);
+            started = new GatedHikariDataSource(config, resized, newGate == null ? QueueBeforeThePool.NONE : newGate);
         } catch (PoolInitializationException e) {
-            if (metrics != null) {
-                LockFreeReservoirs.remove(metrics, getPoolName());
-            }
             if (newGate != null) {
                 newGate.unregister();
             }
@@ -338,11 +353,6 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return started;
     }
 
-    @Nullable
-    private MetricRegistry metricRegistry() {
-        Object registry = config.getMetricRegistry();
-        return registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
-    }
 
     private void startFaultHandling(HikariDataSource started, FailoverEviction eviction, OutageRecovery outages) {
         eviction.attach(started.getHikariPoolMXBean());
@@ -373,7 +383,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
     // and its threads behind when a metric of the same name exists already.
     private void refuseDuplicateMetrics() {
-        MetricRegistry registry = metricRegistry();
+        MetricRegistry registry = metrics;
         String probe = MetricRegistry.name(getPoolName(), "pool", "Wait");
         if (registry != null && registry.getNames().contains(probe)) {
             throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in this "
@@ -384,6 +394,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private void registerHealthChecks(HealthCheckRegistry hikariChecks, HikariDataSource started) {
         if (healthChecks == null) {
             return;
+        }
+        // HikariCP adds its 99th-percentile check only when it records into a registry itself; the bundle's
+        // tracker records instead, so the bundle adds the check, reading the same timer
+        long expected99 = Long.parseLong(config.getHealthCheckProperties()
+            .getProperty(WaitPercentileCheck.PROPERTY, "0").trim());
+        Timer wait = metrics == null ? null : metrics.getTimers().get(PoolMetricsTrackerFactory.waitName(getPoolName()));
+        if (expected99 > 0 && wait != null) {
+            hikariChecks.register(getPoolName() + WaitPercentileCheck.NAME, new WaitPercentileCheck(wait, expected99));
         }
         for (String name : hikariChecks.getNames()) {
             HealthCheck check = hikariChecks.getHealthCheck(name);
@@ -401,10 +419,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     private void registerTomcatGauges(HikariDataSource started) {
-        Object registry = config.getMetricRegistry();
-        if (tomcatMetricNames && registry instanceof MetricRegistry) {
-            tomcatGauges = TomcatMetricNames.register((MetricRegistry) registry, getPoolName(),
-                started.getHikariPoolMXBean());
+        if (tomcatMetricNames && metrics != null) {
+            tomcatGauges = TomcatMetricNames.register(metrics, getPoolName(), started.getHikariPoolMXBean());
         }
     }
 

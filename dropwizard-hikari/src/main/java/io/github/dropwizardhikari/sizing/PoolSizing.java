@@ -19,10 +19,10 @@ import static java.util.Objects.requireNonNull;
  * the pooler's limit, the one this pool counts against, cannot be read, and gives the server's behind it.
  *
  * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start. It
- * asks over a connection of its own, opened and closed at once, rather than borrowing one of the pool's: a borrow
- * would show in the pool's gauges and could make a request wait. Every query is bounded, and every error becomes
- * an INFO line that says why the limit is unknown. Databases whose limit it cannot read (judged from the URL or
- * data source class) are not asked at all.</p>
+ * borrows one of the pool's connections, like any borrower, for one bounded query, so it opens no connection
+ * beyond {@code maxSize}; the borrow shows in the pool's figures as any other does. Every error becomes an INFO
+ * line that says why the limit is unknown. Databases whose limit it cannot read (judged from the URL or data
+ * source class) are not asked at all.</p>
  */
 public final class PoolSizing {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolSizing.class);
@@ -47,7 +47,7 @@ public final class PoolSizing {
      * bundle cannot read this database's limit.
      *
      * @param config  the started pool's configuration
-     * @param connect opens a connection of the sizing's own, the way the pool opens them
+     * @param connect borrows a connection of the pool
      */
     @Nullable
     public Thread reportInBackground(HikariConfig config, Callable<Connection> connect) {

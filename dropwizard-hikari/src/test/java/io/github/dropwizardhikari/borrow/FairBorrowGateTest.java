@@ -6,12 +6,17 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import org.h2.jdbc.JdbcConnection;
+import org.h2.jdbc.JdbcPreparedStatement;
+import org.h2.jdbc.JdbcStatement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -209,6 +214,66 @@ class FairBorrowGateTest {
         assertThat(gate(dataSource).freePlaces()).isEqualTo(2);
         // HikariCP replaced the evicted connection: both places lead to a connection again
         assertPoolServesExactlyItsSize(dataSource, 2);
+    }
+
+    /**
+     * Every way JDBC gives back to the connection closes the one the caller borrowed, so the place goes back with
+     * the connection whichever object the application closes it through; five thousand closes lose no place.
+     */
+    @Test
+    void everyWayBackToTheConnectionReturnsItsPlaceThousandsOfTimes() throws Exception {
+        ManagedHikariDataSource dataSource = build("ways-back", 2, 1_000);
+        HikariDataSource hikari = dataSource.unwrap(HikariDataSource.class);
+        List<ThrowingConsumer<Connection>> waysBack = List.of(
+            Connection::close,
+            connection -> connection.createStatement().getConnection().close(),
+            connection -> connection.prepareStatement("SELECT 1").getConnection().close(),
+            connection -> connection.prepareCall("CALL 1").getConnection().close(),
+            connection -> connection.createStatement().executeQuery("SELECT 1").getStatement().getConnection().close(),
+            connection -> connection.prepareStatement("SELECT 1").executeQuery().getStatement().getConnection()
+                .close(),
+            connection -> connection.getMetaData().getConnection().close(),
+            connection -> connection.prepareCall("CALL 1").executeQuery().getStatement().getConnection().close(),
+            connection -> connection.abort(Runnable::run),
+            hikari::evictConnection);
+        // the borrowed connection itself is never closed but by the first way: a place held after any other way
+        // back leaves one connection, then none, and the next borrow times out
+        for (int round = 0; round < 500; round++) {
+            for (ThrowingConsumer<Connection> wayBack : waysBack) {
+                wayBack.accept(dataSource.getConnection());
+            }
+        }
+        assertThat(gate(dataSource).freePlaces()).isEqualTo(2);
+        assertPoolServesExactlyItsSize(dataSource, 2);
+    }
+
+    @Test
+    void statementsResultSetsAndMetadataLeadBackToTheBorrowedConnection() throws Exception {
+        ManagedHikariDataSource dataSource = build("identity", 1, 1_000);
+        try (Connection connection = dataSource.getConnection();
+             Statement statement = connection.createStatement();
+             PreparedStatement prepared = connection.prepareStatement("SELECT 1");
+             ResultSet rows = prepared.executeQuery()) {
+            assertThat(statement.getConnection()).isSameAs(connection);
+            assertThat(prepared.getConnection()).isSameAs(connection);
+            assertThat(rows.getStatement()).isSameAs(prepared);
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(1);
+            assertThat(connection.getMetaData().getConnection()).isSameAs(connection);
+            try (ResultSet generated = statement.executeQuery("SELECT 2")) {
+                assertThat(generated.getStatement()).isSameAs(statement);
+            }
+            assertThat(statement.unwrap(JdbcStatement.class)).isInstanceOf(JdbcStatement.class);
+            assertThat(statement.unwrap(Statement.class)).isSameAs(statement);
+            assertThat(prepared.isWrapperFor(JdbcPreparedStatement.class)).isTrue();
+            assertThat(statement).isEqualTo(statement).isNotEqualTo(prepared);
+        }
+    }
+
+    /** A step that may throw what JDBC throws. */
+    @FunctionalInterface
+    private interface ThrowingConsumer<T> {
+        void accept(T value) throws SQLException;
     }
 
     /** Exactly {@code size} connections at once, then a timeout: no place was lost and none was added. */

@@ -32,29 +32,68 @@ class ConnectionLossOverrideTest {
         return new SQLException("test error", sqlState, code);
     }
 
-    @ParameterizedTest(name = "{0} / {1}: {2}")
+    private static final String POSTGRESQL = "jdbc:postgresql://db/orders";
+    private static final String MARIADB = "jdbc:mariadb://db/orders";
+    private static final String H2 = "jdbc:h2:mem:orders";
+
+    private ConnectionLossOverride override(String url, EvictOn evictOn, ConnectionErrorListener listener) {
+        return new ConnectionLossOverride(null, ConnectionErrors.of(url, null, null), evictOn, listener);
+    }
+
+    private ConnectionLossOverride override(EvictOn evictOn, ConnectionErrorListener listener) {
+        return override(POSTGRESQL, evictOn, listener);
+    }
+
+    @ParameterizedTest(name = "{0} / {1} on {3}: {2}")
     @CsvSource({
         // PostgreSQL
-        "08006, 0, connection failure",
-        "57P01, 0, terminated by pg_terminate_backend or a fast shutdown",
-        "57P02, 0, crash shutdown",
-        "57P05, 0, idle_session_timeout",
-        "25P03, 0, idle_in_transaction_session_timeout",
+        "08006, 0, connection failure, jdbc:postgresql://db/orders",
+        "57P01, 0, terminated by pg_terminate_backend or a fast shutdown, jdbc:postgresql://db/orders",
+        "57P02, 0, crash shutdown, jdbc:postgresql://db/orders",
+        "57P05, 0, idle_session_timeout, jdbc:postgresql://db/orders",
+        "25P03, 0, idle_in_transaction_session_timeout, jdbc:postgresql://db/orders",
         // MariaDB / MySQL
-        "HY000, 2006, server has gone away",
-        "HY000, 2013, lost connection during query",
-        "70100, 1927, connection killed",
-        "08S01, 1053, server shutdown in progress",
-        "HY000, 4031, disconnected for inactivity",
+        "HY000, 2006, server has gone away, jdbc:mariadb://db/orders",
+        "HY000, 2013, lost connection during query, jdbc:mysql://db/orders",
+        "70100, 1927, connection killed, jdbc:mariadb://db/orders",
+        "08S01, 1053, server shutdown in progress, jdbc:mariadb://db/orders",
+        "HY000, 4031, disconnected for inactivity, jdbc:mariadb://db/orders",
         // H2
-        "90121, 90121, database closed (session aborted)",
-        "90067, 90067, connection broken",
-        "90098, 90098, database is closed",
+        "90121, 90121, database closed (session aborted), jdbc:h2:mem:orders",
+        "90067, 90067, connection broken, jdbc:h2:mem:orders",
+        "90098, 90098, database is closed, jdbc:h2:mem:orders",
+        // the standard's connection-exception class, whatever the driver
+        "08S01, 0, communication link failure, jdbc:stub:orders",
     })
-    void evictsOnConnectionLoss(String sqlState, int code, String what) {
-        ConnectionLossOverride override = new ConnectionLossOverride(null, EvictOn.none(), listener);
+    void evictsOnConnectionLoss(String sqlState, int code, String what, String url) {
+        ConnectionLossOverride override = override(url, EvictOn.none(), listener);
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.MUST_EVICT);
         assertThat(heard).containsExactly("lost " + sqlState);
+    }
+
+    /** A vendor's state or code counts only from its own driver: elsewhere it means something else, or nothing. */
+    @ParameterizedTest(name = "{0} / {1} on {2}")
+    @CsvSource({
+        "57P01, 0, jdbc:mariadb://db/orders",
+        "57P05, 0, jdbc:h2:mem:orders",
+        "HY000, 2013, jdbc:postgresql://db/orders",
+        "HY000, 4031, jdbc:h2:mem:orders",
+        "90121, 90121, jdbc:postgresql://db/orders",
+        "XX000, 1927, jdbc:stub:orders",
+    })
+    void vendorCodesCountOnlyFromTheirOwnDriver(String sqlState, int code, String url) {
+        ConnectionLossOverride override = override(url, EvictOn.none(), listener);
+        assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.CONTINUE_EVICT);
+        assertThat(heard).isEmpty();
+    }
+
+    @Test
+    void theDriverIsToldByItsClassNamesToo() {
+        assertThat(ConnectionErrors.of(null, "org.mariadb.jdbc.Driver", null).isConnectionLoss(error("HY000", 2013)))
+            .isTrue();
+        assertThat(ConnectionErrors.of(null, null, "org.postgresql.ds.PGSimpleDataSource")
+            .isConnectionLoss(error("57P01", 0))).isTrue();
+        assertThat(ConnectionErrors.of(null, null, null).isConnectionLoss(error("57P01", 0))).isFalse();
     }
 
     @ParameterizedTest(name = "{0} / {1}: {2}")
@@ -71,7 +110,8 @@ class ConnectionLossOverrideTest {
         "42S02, 42102, H2 table not found",
     })
     void leavesOrdinaryErrorsToHikariCp(String sqlState, int code, String what) {
-        ConnectionLossOverride override = new ConnectionLossOverride(null, EvictOn.none(), listener);
+        ConnectionLossOverride override = override(what.startsWith("PostgreSQL") ? POSTGRESQL
+            : what.startsWith("H2") ? H2 : MARIADB, EvictOn.none(), listener);
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.CONTINUE_EVICT);
         assertThat(heard).isEmpty();
     }
@@ -84,21 +124,20 @@ class ConnectionLossOverrideTest {
         "HY000, 1290, The MariaDB server is running with the --read-only option so it cannot execute this statement",
     })
     void readOnlyRefusalsGoToTheListener(String sqlState, int code, String message) {
-        ConnectionLossOverride override = new ConnectionLossOverride(null, EvictOn.none(), listener);
+        ConnectionLossOverride override = override(code == 0 ? POSTGRESQL : MARIADB, EvictOn.none(), listener);
         assertThat(override.adjudicate(new SQLException(message, sqlState, code))).isEqualTo(Override.MUST_EVICT);
         assertThat(heard).containsExactly("read-only " + sqlState);
     }
 
     @Test
     void aReadOnlyRefusalKeepsTheConnectionWhenTheListenerDeclines() {
-        ConnectionLossOverride override = new ConnectionLossOverride(null, EvictOn.none(),
-            ConnectionErrorListener.NONE);
+        ConnectionLossOverride override = override(EvictOn.none(), ConnectionErrorListener.NONE);
         assertThat(override.adjudicate(error("25006", 0))).isEqualTo(Override.CONTINUE_EVICT);
     }
 
     @Test
     void theUsersListEvictsBySqlStateOrVendorCode() {
-        ConnectionLossOverride override = new ConnectionLossOverride(null, new EvictOn(List.of("XX000", " 17002 ")),
+        ConnectionLossOverride override = override(new EvictOn(List.of("XX000", " 17002 ")),
             listener);
         assertThat(override.adjudicate(error("xx000", 0))).isEqualTo(Override.MUST_EVICT);
         assertThat(override.adjudicate(error("66000", 17002))).isEqualTo(Override.MUST_EVICT);
@@ -108,13 +147,13 @@ class ConnectionLossOverrideTest {
 
     @Test
     void theUsersOverrideWins() {
-        ConnectionLossOverride keeps = new ConnectionLossOverride(new NeverEvict(), EvictOn.none(),
-            listener);
+        ConnectionLossOverride keeps = new ConnectionLossOverride(new NeverEvict(),
+            ConnectionErrors.of(POSTGRESQL, null, null), EvictOn.none(), listener);
         assertThat(keeps.adjudicate(error("57P01", 0))).isEqualTo(Override.DO_NOT_EVICT);
         assertThat(heard).isEmpty();
 
-        ConnectionLossOverride evicts = new ConnectionLossOverride(new AlwaysEvict(), EvictOn.none(),
-            listener);
+        ConnectionLossOverride evicts = new ConnectionLossOverride(new AlwaysEvict(),
+            ConnectionErrors.of(POSTGRESQL, null, null), EvictOn.none(), listener);
         assertThat(evicts.adjudicate(error("42601", 0))).isEqualTo(Override.MUST_EVICT);
     }
 

@@ -58,15 +58,36 @@ class FailoverEvictionTest {
         }
         assertThat(pool.softEvictions).isEqualTo(1);
         assertThat(warnings.list).hasSize(1);
-        assertThat(warnings.list.get(0).getFormattedMessage()).startsWith("Pool orders: a connection failed "
-            + "(SQLState 57P01").contains("evicted all 4 connections");
+        assertThat(warnings.list.get(0).getFormattedMessage()).startsWith("Pool orders: a second connection failed "
+            + "within 1000 ms of another (SQLState 57P01").contains("evicted all 4 connections");
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(300));
         assertThat(eviction.readOnlyRejected(error("25006"))).isTrue();
         assertThat(pool.softEvictions).isEqualTo(2);
         assertThat(warnings.list).hasSize(2);
+        // the first loss evicted only its own connection; the second evicted the pool; six more were its event
         assertThat(warnings.list.get(1).getFormattedMessage())
-            .contains("refused a write as read-only").contains("(7 such error(s) after the previous eviction");
+            .contains("refused a write as read-only").contains("(6 such error(s) after the previous eviction");
+    }
+
+    /** One session ended (pg_terminate_backend, an idle timeout): only its own connection goes, nothing is logged. */
+    @Test
+    void oneLostConnectionIsNotAFailover() {
+        FailoverEviction eviction = eviction(true, false);
+        eviction.connectionLost(error("57P01"));
+        assertThat(pool.softEvictions).isZero();
+
+        // another session ends much later: still not a failover
+        now.addAndGet(TimeUnit.SECONDS.toNanos(30));
+        eviction.connectionLost(error("57P05"));
+        assertThat(pool.softEvictions).isZero();
+        assertThat(eviction.evictions()).isZero();
+        assertThat(warnings.list).isEmpty();
+
+        // a second connection lost within the window is
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(999));
+        eviction.connectionLost(error("08006"));
+        assertThat(pool.softEvictions).isEqualTo(1);
     }
 
     @Test
@@ -75,12 +96,14 @@ class FailoverEvictionTest {
         assertThat(eviction.readOnlyRejected(error("25006"))).isFalse();
         assertThat(pool.softEvictions).isZero();
         eviction.connectionLost(error("08006"));
+        eviction.connectionLost(error("08006"));
         assertThat(pool.softEvictions).isEqualTo(1);
     }
 
     @Test
     void switchedOffItEvictsNothing() {
         FailoverEviction eviction = eviction(false, false);
+        eviction.connectionLost(error("08006"));
         eviction.connectionLost(error("08006"));
         assertThat(eviction.readOnlyRejected(error("25006"))).isFalse();
         assertThat(pool.softEvictions).isZero();
@@ -90,6 +113,7 @@ class FailoverEvictionTest {
     @Test
     void nothingHappensBeforeThePoolRuns() {
         FailoverEviction eviction = new FailoverEviction("orders", true, false, 1_000, now::get);
+        eviction.connectionLost(error("08006"));
         eviction.connectionLost(error("08006"));
         assertThat(eviction.evictions()).isZero();
     }

@@ -30,6 +30,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -157,6 +158,126 @@ class FaultsPostgresIT {
             if (pool == PoolConfiguration.HIKARI) {
                 // a dead connection fails at most once: HikariCP evicts it on the disconnection SQLState
                 assertThat(failures).isLessThanOrEqualTo(before);
+            }
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    /** The server process behind each of the pool's connections now. */
+    private Set<Integer> backendPids(String applicationName) throws SQLException {
+        Set<Integer> pids = new HashSet<>();
+        try (Connection admin = database.connect(); Statement statement = admin.createStatement();
+             ResultSet result = statement.executeQuery("SELECT pid FROM pg_stat_activity "
+                 + "WHERE application_name = '" + applicationName + "'")) {
+            while (result.next()) {
+                pids.add(result.getInt(1));
+            }
+        }
+        return pids;
+    }
+
+    /**
+     * One session's death is not a failover: with eight request loops on a pool of four, one backend ended by
+     * {@code pg_terminate_backend} costs the pool that one connection; the other three keep their server process.
+     */
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void oneSessionEndedUnderLoad(PoolConfiguration pool) throws Exception {
+        String name = applicationName("one-ended", pool);
+        ManagedDataSource dataSource = pool.build(named(database, name), name, 4, Duration.seconds(5), metrics);
+        ExecutorService loops = Executors.newFixedThreadPool(8);
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger failures = new AtomicInteger();
+        AtomicInteger served = new AtomicInteger();
+        try {
+            holdAllAtOnce(dataSource, 4);
+            for (int i = 0; i < 8; i++) {
+                loops.execute(() -> {
+                    while (running.get()) {
+                        if (request(dataSource)) {
+                            served.incrementAndGet();
+                        } else {
+                            failures.incrementAndGet();
+                        }
+                    }
+                });
+            }
+            await("the loops are running", 10_000, () -> served.get() > 100);
+            Set<Integer> before = backendPids(name);
+            assertThat(before).as("the pool's server processes under load").hasSize(4);
+            int ended = before.iterator().next();
+            try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
+                statement.execute("SELECT pg_terminate_backend(" + ended + ")");
+            }
+            int servedAtKill = served.get();
+            await("the loops served 500 more requests", 20_000, () -> served.get() > servedAtKill + 500);
+            running.set(false);
+            loops.shutdown();
+            assertThat(loops.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+            Set<Integer> kept = new HashSet<>(backendPids(name));
+            kept.retainAll(before);
+            int replaced = before.size() - kept.size();
+            report.record("One session of four ended (`pg_terminate_backend`) under 8 request loops: failed requests, "
+                + "connections replaced", pool, failures.get() + " failed, " + replaced + " of " + before.size()
+                + " replaced");
+            if (pool == PoolConfiguration.HIKARI) {
+                assertThat(replaced).as("connections replaced for one ended session").isEqualTo(1);
+                assertThat(kept).doesNotContain(ended);
+                assertThat(failures.get()).as("requests failed").isLessThanOrEqualTo(1);
+            }
+        } finally {
+            running.set(false);
+            loops.shutdownNow();
+            dataSource.stop();
+        }
+    }
+
+    /**
+     * A session the server ends for idleness ({@code idle_session_timeout}, set on one session only) is replaced
+     * alone; the pool's other connections keep their server process.
+     */
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    void oneIdleSessionTimedOut(PoolConfiguration pool) throws Exception {
+        String name = applicationName("idle-timeout", pool);
+        ManagedDataSource dataSource = pool.build(named(database, name), name, 4, Duration.seconds(5), metrics);
+        try {
+            holdAllAtOnce(dataSource, 4);
+            Set<Integer> before = backendPids(name);
+            assertThat(before).hasSize(4);
+            int timedOut;
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                 ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
+                pid.next();
+                timedOut = pid.getInt(1);
+                statement.execute("SET idle_session_timeout = '300ms'");
+            }
+            await("the server ended the idle session", 10_000, () -> {
+                try {
+                    return !backendPids(name).contains(timedOut);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            int failures = 0;
+            for (int i = 0; i < 40; i++) {
+                // all four at once, so the dead connection is borrowed too
+                try {
+                    holdAllAtOnce(dataSource, 4);
+                } catch (SQLException e) {
+                    failures++;
+                }
+            }
+            Set<Integer> kept = new HashSet<>(backendPids(name));
+            kept.retainAll(before);
+            int replaced = before.size() - kept.size();
+            report.record("One idle session of four ended by `idle_session_timeout`: failed rounds of 4 borrows, "
+                + "connections replaced", pool, failures + " failed, " + replaced + " of " + before.size()
+                + " replaced");
+            if (pool == PoolConfiguration.HIKARI) {
+                assertThat(replaced).as("connections replaced for one timed-out session").isEqualTo(1);
+                assertThat(failures).isZero();
             }
         } finally {
             dataSource.stop();

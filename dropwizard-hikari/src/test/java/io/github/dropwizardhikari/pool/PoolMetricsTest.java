@@ -1,12 +1,17 @@
 package io.github.dropwizardhikari.pool;
 
 import com.codahale.metrics.Histogram;
-import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Reservoir;
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Timer;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.HikariConfig;
+import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,12 +21,19 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** HikariCP's per-borrow metrics, recorded by HikariCP's own tracker on Metrics' lock-free reservoir. */
-class LockFreeReservoirsTest {
+/**
+ * HikariCP's pool metrics, recorded through HikariCP's tracker SPI by the bundle's tracker: HikariCP's names and
+ * types, every value of the window in the percentiles, and the fair borrow gate's queue counted as waiting.
+ */
+class PoolMetricsTest {
     @BeforeAll
     static void saysItProvokesFaults() {
         System.out.println("This suite provokes, on purpose, an unreachable database."
@@ -55,7 +67,7 @@ class LockFreeReservoirsTest {
     }
 
     @Test
-    void hikarisTimerAndHistogramsKeepTheirNamesAndTypesOnALockFreeReservoir() throws Exception {
+    void hikarisTimerAndHistogramsKeepTheirNamesAndTypesOnAWindowedHdrHistogram() throws Exception {
         ManagedHikariDataSource dataSource = build("lockfree");
         try (Connection connection = dataSource.getConnection()) {
             assertThat(connection.isValid(1)).isTrue();
@@ -64,11 +76,11 @@ class LockFreeReservoirsTest {
         Timer wait = metrics.getTimers().get("lockfree.pool.Wait");
         Histogram usage = metrics.getHistograms().get("lockfree.pool.Usage");
         Histogram creation = metrics.getHistograms().get("lockfree.pool.ConnectionCreation");
-        // HikariCP's tracker recorded into the metrics registered before it: one borrow, one return
+        // HikariCP called the bundle's tracker: one borrow, one return
         assertThat(wait.getCount()).isEqualTo(1);
         assertThat(usage.getCount()).isEqualTo(1);
         for (Metric metric : List.of(wait, usage, creation)) {
-            assertThat(reservoirOf(metric)).isInstanceOf(LockFreeExponentiallyDecayingReservoir.class);
+            assertThat(reservoirOf(metric)).isInstanceOf(WindowedHdrReservoir.class);
         }
         assertThat(metrics.getMeters()).containsKey("lockfree.pool.ConnectionTimeoutRate");
         assertThat(metrics.getNames()).filteredOn(name -> name.startsWith("lockfree.pool.")).hasSize(10);
@@ -85,7 +97,7 @@ class LockFreeReservoirsTest {
             assertThat(connection.isValid(1)).isTrue();
         }
         assertThat(reservoirOf(metrics.getTimers().get("again.pool.Wait")))
-            .isInstanceOf(LockFreeExponentiallyDecayingReservoir.class);
+            .isInstanceOf(WindowedHdrReservoir.class);
     }
 
     @Test
@@ -106,6 +118,71 @@ class LockFreeReservoirsTest {
 
         assertThatThrownBy(unreachable::start).isInstanceOf(SQLException.class);
         assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("down."));
+    }
+
+    /**
+     * Sixteen borrowers queued at the fair borrow gate behind four held connections are waiting, and every figure
+     * says so: {@code PendingConnections}, HikariCP's pool bean (which the Tomcat-named gauges and pool-status read)
+     * and the {@code Wait} timer, whose longest wait is the whole wait, gate and HikariCP together.
+     */
+    @Test
+    void borrowersQueuedAtTheGateAreWaitingInEveryFigure() throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("queued");
+        config.setJdbcUrl(CountingDriver.url("reservoirs-queued"));
+        config.setMaximumPoolSize(4);
+        config.setMinimumIdle(4);
+        config.setConnectionTimeout(20_000);
+        config.setMetricRegistry(metrics);
+        config.addHealthCheckProperty("expected99thPercentileMs", "100");
+        HealthCheckRegistry checks = new HealthCheckRegistry();
+        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, checks,
+            PoolOptions.defaults().withFairBorrowing(true));
+        built.add(dataSource);
+        dataSource.start();
+        HikariPoolMXBean bean = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
+        Gauge<?> pending = metrics.getGauges().get("queued.pool.PendingConnections");
+
+        List<Connection> held = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            held.add(dataSource.getConnection());
+        }
+        ExecutorService borrowers = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> borrows = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                borrows.add(borrowers.submit(() -> {
+                    try (Connection connection = dataSource.getConnection()) {
+                        return connection.isValid(1);
+                    }
+                }));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (bean.getThreadsAwaitingConnection() < 16 && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(5);
+            }
+            assertThat(bean.getThreadsAwaitingConnection()).as("the pool bean's waiting threads").isEqualTo(16);
+            assertThat(pending.getValue()).as("PendingConnections").isEqualTo(16);
+            TimeUnit.MILLISECONDS.sleep(300);
+            for (Connection connection : held) {
+                connection.close();
+            }
+            for (Future<?> borrow : borrows) {
+                borrow.get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            borrowers.shutdownNow();
+        }
+        Timer wait = metrics.getTimers().get("queued.pool.Wait");
+        assertThat(wait.getCount()).isEqualTo(20);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(wait.getSnapshot().getMax())).as("the longest whole wait, in ms")
+            .isGreaterThanOrEqualTo(300);
+        assertThat(pending.getValue()).isEqualTo(0);
+        // sixteen of twenty borrows waited 300 ms or more: the 99th percentile check reads the whole wait
+        HealthCheck.Result percentile = checks.runHealthCheck("queued.pool.Connection99Percent");
+        assertThat(percentile.isHealthy()).isFalse();
+        assertThat(percentile.getMessage()).startsWith("99th percentile connection wait time of ")
+            .endsWith("exceeds the threshold 100ms");
     }
 
     // Metrics exposes no getter for a reservoir: read the field, only to check which reservoir it is

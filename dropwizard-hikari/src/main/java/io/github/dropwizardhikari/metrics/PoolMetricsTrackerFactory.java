@@ -1,0 +1,111 @@
+package io.github.dropwizardhikari.metrics;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import com.zaxxer.hikari.metrics.PoolStats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Records HikariCP's pool metrics through HikariCP's own tracker SPI, under the names and types of HikariCP's
+ * Dropwizard tracker ({@code <pool>.pool.Wait}, {@code Usage}, {@code ConnectionCreation},
+ * {@code ConnectionTimeoutRate}, and the gauges {@code TotalConnections}, {@code IdleConnections},
+ * {@code ActiveConnections}, {@code PendingConnections}, {@code MaxConnections}, {@code MinConnections}).
+ *
+ * <p>Two things differ, both so the figures users alert on stay true: a borrower who queued at the fair borrow
+ * gate before reaching HikariCP is waiting, so {@code PendingConnections} counts it and {@code Wait} records its
+ * whole wait, gate and HikariCP together; and the timer and histograms count every value of their window
+ * ({@link WindowedHdrReservoir}) instead of a decaying sample.</p>
+ */
+public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
+    private final MetricRegistry registry;
+    private final QueueBeforeThePool queue;
+
+    /**
+     * @param registry where the metrics go
+     * @param queue    borrowers waiting before HikariCP, counted as waiting
+     */
+    public PoolMetricsTrackerFactory(MetricRegistry registry, QueueBeforeThePool queue) {
+        this.registry = requireNonNull(registry, "registry");
+        this.queue = requireNonNull(queue, "queue");
+    }
+
+    /** @return the name of the pool's {@code Wait} timer */
+    public static String waitName(String poolName) {
+        return MetricRegistry.name(poolName, "pool", "Wait");
+    }
+
+    @Override
+    public IMetricsTracker create(String poolName, PoolStats stats) {
+        return new Tracker(poolName, stats);
+    }
+
+    private final class Tracker implements IMetricsTracker {
+        private final List<String> names = new ArrayList<>();
+        private final Timer wait;
+        private final Histogram usage;
+        private final Histogram creation;
+        private final Meter timeouts;
+
+        Tracker(String poolName, PoolStats stats) {
+            String prefix = MetricRegistry.name(poolName, "pool");
+            try {
+                wait = register(prefix + ".Wait", new Timer(new WindowedHdrReservoir()));
+                usage = register(prefix + ".Usage", new Histogram(new WindowedHdrReservoir()));
+                creation = register(prefix + ".ConnectionCreation", new Histogram(new WindowedHdrReservoir()));
+                timeouts = register(prefix + ".ConnectionTimeoutRate", new Meter());
+                register(prefix + ".TotalConnections", (Gauge<Integer>) stats::getTotalConnections);
+                register(prefix + ".IdleConnections", (Gauge<Integer>) stats::getIdleConnections);
+                register(prefix + ".ActiveConnections", (Gauge<Integer>) stats::getActiveConnections);
+                register(prefix + ".PendingConnections",
+                    (Gauge<Integer>) () -> stats.getPendingThreads() + queue.waiting());
+                register(prefix + ".MaxConnections", (Gauge<Integer>) stats::getMaxConnections);
+                register(prefix + ".MinConnections", (Gauge<Integer>) stats::getMinConnections);
+            } catch (IllegalArgumentException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private <T extends com.codahale.metrics.Metric> T register(String name, T metric) {
+            T registered = registry.register(name, metric);
+            names.add(name);
+            return registered;
+        }
+
+        @Override
+        public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
+            wait.update(elapsedAcquiredNanos + queue.takeQueuedNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void recordConnectionUsageMillis(long elapsedBorrowedMillis) {
+            usage.update(elapsedBorrowedMillis);
+        }
+
+        @Override
+        public void recordConnectionCreatedMillis(long connectionCreatedMillis) {
+            creation.update(connectionCreatedMillis);
+        }
+
+        @Override
+        public void recordConnectionTimeout() {
+            timeouts.mark();
+        }
+
+        @Override
+        public void close() {
+            names.forEach(registry::remove);
+            names.clear();
+        }
+    }
+}

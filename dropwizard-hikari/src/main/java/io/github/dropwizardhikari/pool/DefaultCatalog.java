@@ -1,0 +1,74 @@
+package io.github.dropwizardhikari.pool;
+
+import com.zaxxer.hikari.HikariConfig;
+import org.jspecify.annotations.Nullable;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The catalog a new connection starts in, read from the configuration, so the pool can put it back.
+ *
+ * <p>HikariCP resets a catalog that a borrower changed ({@code USE other}, {@code setCatalog}) only to a
+ * configured {@code catalog}; with none configured, the next borrower inherits the change. That matters on
+ * MariaDB and MySQL, where the catalog is the current database: their URL (or their data source's
+ * {@code databaseName}) names the one a connection starts in. PostgreSQL's driver ignores {@code setCatalog}, so
+ * there is nothing to reset there. Read from the configuration, it costs no connection outside the pool.</p>
+ */
+final class DefaultCatalog {
+    private DefaultCatalog() {
+    }
+
+    /** Sets the config's catalog to the database a MariaDB or MySQL connection starts in, when none is set. */
+    static void adopt(HikariConfig config) {
+        if (config.getCatalog() != null) {
+            return;
+        }
+        String database = of(config);
+        if (database != null) {
+            config.setCatalog(database);
+        }
+    }
+
+    @Nullable
+    static String of(HikariConfig config) {
+        String url = config.getJdbcUrl();
+        if (url != null) {
+            return fromUrl(url);
+        }
+        String className = config.getDataSourceClassName();
+        if (className != null && (className.startsWith("org.mariadb.") || className.startsWith("com.mysql."))) {
+            String database = config.getDataSourceProperties().getProperty("databaseName");
+            if (database != null && !database.isBlank()) {
+                return database;
+            }
+            String dataSourceUrl = config.getDataSourceProperties().getProperty("url");
+            return dataSourceUrl == null ? null : fromUrl(dataSourceUrl);
+        }
+        return null;
+    }
+
+    /** The database in a {@code jdbc:mariadb://hosts/database?...} or {@code jdbc:mysql://...} URL. */
+    @Nullable
+    static String fromUrl(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (!lower.startsWith("jdbc:mariadb:") && !lower.startsWith("jdbc:mysql:")) {
+            return null;
+        }
+        int hosts = url.indexOf("//");
+        if (hosts < 0) {
+            return null;
+        }
+        int slash = url.indexOf('/', hosts + 2);
+        if (slash < 0) {
+            return null;
+        }
+        int end = slash + 1;
+        while (end < url.length() && url.charAt(end) != '?' && url.charAt(end) != ';' && url.charAt(end) != '&') {
+            end++;
+        }
+        String database = URLDecoder.decode(url.substring(slash + 1, end), StandardCharsets.UTF_8);
+        return database.isEmpty() ? null : database;
+    }
+}
