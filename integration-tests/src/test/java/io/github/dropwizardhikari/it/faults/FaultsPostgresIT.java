@@ -394,7 +394,10 @@ class FaultsPostgresIT {
                     outages.add(outage);
                     if (pool == PoolConfiguration.HIKARI) {
                         assertThat(outage.healthyDuring()).isFalse();
-                        assertThat(healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy()).isTrue();
+                        // healthy again once the pool serves; the check borrows with a 1 s timeout, which a loaded
+                        // 2-core machine can miss once right after the pool refills
+                        await("the connectivity check is healthy again", 10_000, () ->
+                            healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy());
                         assertThat(outage.slowestFailure()).isLessThanOrEqualTo(ON_TIME_MILLIS);
                         // one attempt every 250 ms; HikariCP alone takes 0.5 to 5 s (its back-off)
                         assertThat(outage.recovery()).isLessThanOrEqualTo(RECOVERY_MILLIS);
