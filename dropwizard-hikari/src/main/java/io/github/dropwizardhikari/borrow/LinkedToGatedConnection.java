@@ -72,7 +72,7 @@ final class LinkedToGatedConnection implements InvocationHandler {
 
     /**
      * The proxy class's constructor for each linked type, found once: {@code Proxy.newProxyInstance} looks the
-     * class up and checks it on every call, which on a statement's hot path costs more than the proxy's calls.
+     * proxy class up and checks access on every call, and a statement cycle makes two proxies.
      */
     private static Map<Class<?>, MethodHandle> constructors() {
         Map<Class<?>, MethodHandle> constructors = new HashMap<>();

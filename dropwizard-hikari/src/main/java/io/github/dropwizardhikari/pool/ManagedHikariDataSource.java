@@ -353,7 +353,6 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         return started;
     }
 
-
     private void startFaultHandling(HikariDataSource started, FailoverEviction eviction, OutageRecovery outages) {
         eviction.attach(started.getHikariPoolMXBean());
         failover = eviction;
