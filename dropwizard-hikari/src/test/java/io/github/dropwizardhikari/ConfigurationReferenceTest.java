@@ -22,11 +22,11 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's configuration reference, the class javadoc's table and the factory agree: every YAML property is
+ * The configuration reference (docs/configuration.md), the class javadoc's table and the factory agree: every YAML property is
  * documented once, with its HikariCP aliases and its default.
  */
 class ConfigurationReferenceTest {
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path REFERENCE = Path.of("..", "docs", "configuration.md");
     private static final Path SOURCE = Path.of("src", "main", "java", "io", "github", "dropwizardhikari",
         "HikariDataSourceFactory.java");
 
@@ -110,11 +110,11 @@ class ConfigurationReferenceTest {
         return properties;
     }
 
-    /** The rows of the README table whose header starts with {@code header}: name, aliases, default. */
+    /** The rows of the reference's table whose header starts with {@code header}: name, aliases, default. */
     private static List<Row> readmeTable(String header) throws Exception {
-        List<String> lines = Files.readAllLines(README);
+        List<String> lines = Files.readAllLines(REFERENCE);
         int start = lines.indexOf(lines.stream().filter(line -> line.startsWith(header)).findFirst()
-            .orElseThrow(() -> new AssertionError("README has no table " + header)));
+            .orElseThrow(() -> new AssertionError(REFERENCE + " has no table " + header)));
         boolean withAliases = header.contains("alias");
         List<Row> rows = new ArrayList<>();
         for (String line : lines.subList(start + 2, lines.size())) {
