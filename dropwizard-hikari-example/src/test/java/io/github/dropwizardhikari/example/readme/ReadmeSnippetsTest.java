@@ -57,8 +57,8 @@ class ReadmeSnippetsTest {
             List<String> lines = source.getValue();
             // from the first import to the end: what a reader copies
             List<String> body = lines.subList(firstImport(lines), lines.size());
-            assertThat(shown).as("%s is not shown whole in a java block of the documentation", source.getKey())
-                .contains(body);
+            assertThat(shown.contains(body)).as("%s is shown whole in a java block of the documentation",
+                source.getKey()).isTrue();
         }
     }
 
@@ -76,8 +76,7 @@ class ReadmeSnippetsTest {
         Map<String, List<String>> sources = new TreeMap<>();
         try (Stream<Path> files = Files.list(SOURCES)) {
             for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
-                List<String> lines = Files.readAllLines(file).stream().map(String::strip)
-                    .collect(ArrayList::new, ArrayList::add, ArrayList::addAll);
+                List<String> lines = new ArrayList<>(Files.readAllLines(file).stream().map(String::strip).toList());
                 while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
                     lines.remove(lines.size() - 1);
                 }
