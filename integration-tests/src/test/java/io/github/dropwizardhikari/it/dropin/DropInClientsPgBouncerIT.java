@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Dropwizard's clients on a {@code hikari:} block that points at PgBouncer in transaction mode, configured as the
  * PgBouncer block of docs/pgbouncer.md says: {@code db migrate} and {@code db status} (Liquibase), JDBI with a
- * transaction, Hibernate with {@code @UnitOfWork}, and the health checks. Each client runs its statements many more times than
- * the driver's default prepare threshold, which is where a transaction pooler breaks server-side prepares.
+ * transaction, Hibernate with {@code @UnitOfWork}, and the health checks. Each client runs its statements many more
+ * times than the driver's default prepare threshold, which is where a transaction pooler breaks server-side prepares.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DropInClientsPgBouncerIT {
