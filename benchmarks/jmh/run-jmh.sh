@@ -6,12 +6,13 @@
 #   bash benchmarks/jmh/run-jmh.sh --overhead   # one thread, the bundle against raw HikariCP and both Tomcat
 #                                               # configurations, 4 forks: the tight ratios (about 12 minutes)
 #   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside
-#                                               # raw-hikari and tomcat-safe, threads 1, 4, 8, FORKS forks (4)
+#                                               # raw HikariCP with and without metrics and tomcat-safe, threads
+#                                               # 1, 4, 8, FORKS forks (4)
 #   bash benchmarks/jmh/run-jmh.sh --quick      # a smoke test: stub driver, 1 thread, a fraction of a second
 #
 # Environment: BENCH_POSTGRES_URL (default jdbc:postgresql://127.0.0.1:5432/test), OUT (results directory:
 # benchmarks/results/jmh, benchmarks/results/jmh-overhead for --overhead, benchmarks/results/jmh-gate for --gate),
-# FORKS (--gate only).
+# FORKS and DATABASES (--gate only: stub,postgres by default; DATABASES=stub halves the run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -58,7 +59,8 @@ case $mode in
         threads="1 4 8"
         forks_at_one=${FORKS:-4}
         forks_at_many=${FORKS:-4}
-        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari,tomcat-safe)
+        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari,tomcat-safe
+            -p database="${DATABASES:-stub,postgres}")
         ;;
     full)
         out=${OUT:-benchmarks/results/jmh}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JMH JSON files of run-jmh.sh into a Markdown table: ops/ms with the 99.9% error, per benchmark,
 database and thread count, and the ratios the report discusses (the bundle against raw HikariCP with the same
-metrics, the gate's cost (hikari against hikari-unfair) and the bundle against each Tomcat configuration).
+metrics and without any, the gate's cost (hikari against hikari-unfair) and the bundle against each Tomcat configuration).
 Pools absent from a run show as "-"."""
 import glob
 import json
@@ -96,15 +96,17 @@ def main():
     print("\n".join(settings(sys.argv[1])))
     print()
     print("| benchmark | database | threads | " + " | ".join("`%s` ops/ms" % pool for pool in POOLS)
-          + " | hikari ÷ hikari-unfair | hikari ÷ raw-hikari | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
-    print("|---" * (3 + len(POOLS) + 4) + "|")
+          + " | hikari ÷ hikari-unfair | hikari ÷ raw-hikari-no-metrics | hikari ÷ raw-hikari"
+          + " | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
+    print("|---" * (3 + len(POOLS) + 5) + "|")
     for key in sorted(rows, key=lambda k: (k[0], k[1] or "", k[2])):
         pools = rows[key]
         hikari = pools.get("hikari")
-        print("| %s | %s | %d | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
             key[0], key[1], key[2],
             " | ".join(cell(pools.get(pool)) for pool in POOLS),
             ratio(hikari, pools.get("hikari-unfair")),
+            ratio(hikari, pools.get("raw-hikari-no-metrics")),
             ratio(hikari, pools.get("raw-hikari")),
             ratio(hikari, pools.get("tomcat-default")),
             ratio(hikari, pools.get("tomcat-safe"))))

@@ -2,6 +2,9 @@ package io.github.dropwizardhikari.borrow;
 
 import org.jspecify.annotations.Nullable;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -12,6 +15,8 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +36,7 @@ final class LinkedToGatedConnection implements InvocationHandler {
     /** The JDBC types with a way back to their connection, directly or through their statement. */
     private static final Set<Class<?>> LINKED = Set.of(Statement.class, PreparedStatement.class,
         CallableStatement.class, ResultSet.class, DatabaseMetaData.class);
+    private static final Map<Class<?>, MethodHandle> CONSTRUCTORS = constructors();
 
     private final Object delegate;
     private final GatedConnection connection;
@@ -54,8 +60,34 @@ final class LinkedToGatedConnection implements InvocationHandler {
         if (delegate == null) {
             return null;
         }
-        return type.cast(Proxy.newProxyInstance(LinkedToGatedConnection.class.getClassLoader(), new Class<?>[]{type},
-            new LinkedToGatedConnection(delegate, connection, statement)));
+        try {
+            return type.cast((Object) CONSTRUCTORS.get(type).invokeExact(
+                (InvocationHandler) new LinkedToGatedConnection(delegate, connection, statement)));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot wrap a " + type.getSimpleName(), e);
+        }
+    }
+
+    /**
+     * The proxy class's constructor for each linked type, found once: {@code Proxy.newProxyInstance} looks the
+     * class up and checks it on every call, which on a statement's hot path costs more than the proxy's calls.
+     */
+    private static Map<Class<?>, MethodHandle> constructors() {
+        Map<Class<?>, MethodHandle> constructors = new HashMap<>();
+        for (Class<?> type : LINKED) {
+            Class<?> proxyClass = Proxy.newProxyInstance(LinkedToGatedConnection.class.getClassLoader(),
+                new Class<?>[]{type}, (proxy, method, args) -> null).getClass();
+            try {
+                constructors.put(type, MethodHandles.publicLookup()
+                    .findConstructor(proxyClass, MethodType.methodType(void.class, InvocationHandler.class))
+                    .asType(MethodType.methodType(Object.class, InvocationHandler.class)));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+        return Map.copyOf(constructors);
     }
 
     @Override
@@ -82,12 +114,18 @@ final class LinkedToGatedConnection implements InvocationHandler {
         }
         Object result = call(method, args);
         Class<?> returned = method.getReturnType();
-        if (result != null && LINKED.contains(returned)) {
+        if (result != null && isLinked(returned)) {
             // a result set made by a statement leads back to that statement; any other leads back through its own
             Statement owner = returned == ResultSet.class && proxy instanceof Statement ? (Statement) proxy : null;
             return linkAs(result, returned, connection, owner);
         }
         return result;
+    }
+
+    // identity comparisons: this runs on every call through a statement or a result set
+    private static boolean isLinked(Class<?> type) {
+        return type == ResultSet.class || type == PreparedStatement.class || type == Statement.class
+            || type == CallableStatement.class || type == DatabaseMetaData.class;
     }
 
     private @Nullable Object call(Method method, Object @Nullable [] args) throws Throwable {

@@ -74,7 +74,13 @@ public final class PoolRegistry {
             }
             application.forgetStoppedPools();
             List<ManagedHikariDataSource> pools = new ArrayList<>();
-            application.pools.forEach(reference -> pools.add(reference.get()));
+            for (WeakReference<ManagedHikariDataSource> reference : application.pools) {
+                // read once: the collector may clear a reference at any moment, even after forgetStoppedPools
+                ManagedHikariDataSource pool = reference.get();
+                if (pool != null) {
+                    pools.add(pool);
+                }
+            }
             return List.copyOf(pools);
         }
     }

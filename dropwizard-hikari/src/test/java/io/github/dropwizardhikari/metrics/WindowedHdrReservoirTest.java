@@ -27,11 +27,13 @@ class WindowedHdrReservoirTest {
         Snapshot snapshot = reservoir.getSnapshot();
         assertThat(snapshot.size()).isEqualTo(100_001);
         assertThat(reservoir.size()).isEqualTo(100_001);
-        assertThat((double) snapshot.getMax()).isCloseTo(1e9, within(1e6));
-        assertThat(snapshot.get99thPercentile()).isCloseTo(99_000, within(100.0));
-        assertThat(snapshot.getMedian()).isCloseTo(50_000, within(50.0));
+        // every value is kept to within 1% (two significant digits)
+        assertThat((double) snapshot.getMax()).isCloseTo(1e9, within(1e7));
+        assertThat(snapshot.get99thPercentile()).isCloseTo(99_000, within(990.0));
+        assertThat(snapshot.getMedian()).isCloseTo(50_000, within(500.0));
         assertThat(snapshot.getMin()).isEqualTo(1);
-        assertThat(snapshot.getMean()).isCloseTo((100_000L * 100_001L / 2.0 + 1e9) / 100_001, within(100.0));
+        double mean = (100_000L * 100_001L / 2.0 + 1e9) / 100_001;
+        assertThat(snapshot.getMean()).isCloseTo(mean, within(mean / 100));
         assertThat(snapshot.getValues()).hasSize(1_000).isSorted();
         ByteArrayOutputStream dump = new ByteArrayOutputStream();
         snapshot.dump(dump);
@@ -42,7 +44,7 @@ class WindowedHdrReservoirTest {
     void valuesOlderThanTheWindowBeforeTheCurrentOneAreForgotten() {
         WindowedHdrReservoir reservoir = new WindowedHdrReservoir(60, TimeUnit.SECONDS, now::get);
         reservoir.update(5_000);
-        assertThat(reservoir.getSnapshot().getMax()).isCloseTo(5_000, within(5L));
+        assertThat(reservoir.getSnapshot().getMax()).isCloseTo(5_000, within(50L));
 
         now.addAndGet(TimeUnit.SECONDS.toNanos(61));
         reservoir.update(10);
@@ -55,6 +57,26 @@ class WindowedHdrReservoirTest {
         assertThat(later.size()).isEqualTo(2);
         assertThat(later.getMax()).isEqualTo(20);
         assertThat(later.getMin()).isEqualTo(10);
+    }
+
+    /** Values recorded by many threads at once are all counted, whichever stripe each thread records into. */
+    @Test
+    void concurrentRecordersLoseNothing() throws Exception {
+        WindowedHdrReservoir reservoir = new WindowedHdrReservoir(60, TimeUnit.SECONDS, now::get);
+        Thread[] threads = new Thread[16];
+        for (int t = 0; t < threads.length; t++) {
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < 10_000; i++) {
+                    reservoir.update(100);
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(reservoir.getSnapshot().size()).isEqualTo(160_000);
+        assertThat(reservoir.getSnapshot().getMax()).isEqualTo(100);
     }
 
     @Test
@@ -71,6 +93,6 @@ class WindowedHdrReservoirTest {
         Timer timer = new Timer(new WindowedHdrReservoir());
         timer.update(3, TimeUnit.MILLISECONDS);
         assertThat(timer.getCount()).isEqualTo(1);
-        assertThat((double) timer.getSnapshot().getMax()).isCloseTo(3e6, within(3e3));
+        assertThat((double) timer.getSnapshot().getMax()).isCloseTo(3e6, within(3e4));
     }
 }
