@@ -79,7 +79,7 @@ import static java.util.Objects.requireNonNull;
  * a value says, the nearest safe value is used ("adjusted") and one warning, naming the setting's full path, the
  * value asked, the value used and why, is logged when the configuration is validated. What Dropwizard refuses is
  * an error, and so are HikariCP-only settings and HikariCP alias names out of range; errors name the setting's
- * full path. The README's configuration reference has the same table.</p>
+ * full path. The configuration reference in {@code docs/configuration.md} has the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -203,7 +203,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it, a
  * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one row
- * in the table above and in the README's configuration reference; a rule between fields goes in
+ * in the table above and in {@code docs/configuration.md}; a rule between fields goes in
  * {@link #checkCrossFieldRules}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)

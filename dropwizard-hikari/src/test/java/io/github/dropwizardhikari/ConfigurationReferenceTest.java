@@ -22,11 +22,11 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's configuration reference, the class javadoc's table and the factory agree: every YAML property is
- * documented once, with its HikariCP aliases and its default.
+ * The configuration reference (docs/configuration.md), the class javadoc's table and the factory agree: every
+ * YAML property is documented once, with its HikariCP aliases and its default.
  */
 class ConfigurationReferenceTest {
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path REFERENCE = Path.of("..", "docs", "configuration.md");
     private static final Path SOURCE = Path.of("src", "main", "java", "io", "github", "dropwizardhikari",
         "HikariDataSourceFactory.java");
 
@@ -35,10 +35,10 @@ class ConfigurationReferenceTest {
     }
 
     @Test
-    void theReadmeDocumentsEveryPropertyWithItsAliasesAndDefault() throws Exception {
+    void theReferenceDocumentsEveryPropertyWithItsAliasesAndDefault() throws Exception {
         Map<String, Row> documented = new LinkedHashMap<>();
-        readmeTable("| Field | HikariCP alias |").forEach(row -> documented.put(row.name(), row));
-        readmeTable("| Tomcat-only field |").forEach(row -> documented.put(row.name(), row));
+        referenceTable("| Field | HikariCP alias |").forEach(row -> documented.put(row.name(), row));
+        referenceTable("| Tomcat-only field |").forEach(row -> documented.put(row.name(), row));
         Map<String, List<String>> properties = deserializableProperties();
 
         assertThat(documented.keySet()).containsExactlyInAnyOrderElementsOf(properties.keySet());
@@ -51,11 +51,11 @@ class ConfigurationReferenceTest {
     }
 
     @Test
-    void theJavadocTableIsTheReadmeTable() throws Exception {
-        List<Row> readme = readmeTable("| Field | HikariCP alias |");
+    void theJavadocTableIsTheReferenceTable() throws Exception {
+        List<Row> reference = referenceTable("| Field | HikariCP alias |");
         List<Row> javadoc = javadocTable();
 
-        assertThat(javadoc).isEqualTo(readme);
+        assertThat(javadoc).isEqualTo(reference);
     }
 
     private static void assertDefault(HikariDataSourceFactory defaults, Row row) throws Exception {
@@ -110,11 +110,11 @@ class ConfigurationReferenceTest {
         return properties;
     }
 
-    /** The rows of the README table whose header starts with {@code header}: name, aliases, default. */
-    private static List<Row> readmeTable(String header) throws Exception {
-        List<String> lines = Files.readAllLines(README);
+    /** The rows of the reference's table whose header starts with {@code header}: name, aliases, default. */
+    private static List<Row> referenceTable(String header) throws Exception {
+        List<String> lines = Files.readAllLines(REFERENCE);
         int start = lines.indexOf(lines.stream().filter(line -> line.startsWith(header)).findFirst()
-            .orElseThrow(() -> new AssertionError("README has no table " + header)));
+            .orElseThrow(() -> new AssertionError(REFERENCE + " has no table " + header)));
         boolean withAliases = header.contains("alias");
         List<Row> rows = new ArrayList<>();
         for (String line : lines.subList(start + 2, lines.size())) {

@@ -22,7 +22,8 @@ import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The questions API of the seed experiment, on HikariCP or on Dropwizard's Tomcat pool.
+ * The questions API (Stack Overflow questions looked up by owner), on HikariCP or on Dropwizard's Tomcat pool: the
+ * application the benchmarks measure. An application of your own starts from the README's quick start instead.
  */
 public class QuestionsApplication extends Application<QuestionsConfiguration> {
     @Nullable
@@ -50,8 +51,9 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
                 return configuration.getHikari();
             }
         });
-        // Admission, off in the shipped configurations (hikari.admission.enabled: false): the benchmark turns it on
-        // to measure it. An application whose every request uses the pool would add it and leave it on.
+        // Here only so the benchmarks can measure admission: off in the shipped configurations
+        // (hikari.admission.enabled: false), on with -Ddw.hikari.admission.enabled=true. An application adds this
+        // bundle only when every request uses the pool, and then leaves it on.
         bootstrap.addBundle(new PoolAdmissionBundle<>() {
             @Override
             public @Nullable HikariDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {

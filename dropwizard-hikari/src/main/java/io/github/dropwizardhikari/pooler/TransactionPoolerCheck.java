@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * <p>The checks are deliberately narrow: each names a setting the bundle can read and a failure that is certain
  * (a statement that sets session state, a driver default that prepares statements on the server). Session state
  * that the application itself creates ({@code LISTEN}, advisory locks, {@code SET} in application code) is
- * beyond what configuration shows; the README lists it.</p>
+ * beyond what configuration shows; {@code docs/pgbouncer.md} lists it.</p>
  */
 public final class TransactionPoolerCheck {
     // statements whose effect outlives the transaction they run in

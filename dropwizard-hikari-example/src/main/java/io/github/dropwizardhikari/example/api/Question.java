@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 import java.time.Instant;
 
 /**
- * A Stack Overflow question as in the seed data set; absent dates and owners are JSON {@code null}.
+ * A Stack Overflow question, as in the data set's {@code questions.csv}; absent dates and owners are JSON {@code null}.
  */
 public record Question(
     @JsonProperty("id") long id,

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 /** {@code generate-questions --rows 1000000 --owners 100000 --seed 42 questions.csv}. */
 public class GenerateQuestionsCommand extends Command {
     public GenerateQuestionsCommand() {
-        super("generate-questions", "Writes a deterministic questions.csv (the seed data set's format)");
+        super("generate-questions", "Writes a deterministic questions.csv (the Stack Overflow data set's format)");
     }
 
     @Override

@@ -27,7 +27,7 @@ import java.util.function.LongConsumer;
  *
  * <p>The table is emptied first and the whole load is one transaction, so a load can be re-run and never leaves
  * duplicates or half a data set. On PostgreSQL it uses {@code COPY} with the index dropped during the load and
- * built afterwards, as the seed experiment did; elsewhere batched inserts.</p>
+ * built afterwards, the fastest way to load it; elsewhere batched inserts.</p>
  */
 public final class QuestionCsvLoader {
     /** What a load did. */

@@ -7,7 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.SplittableRandom;
 
 /**
- * Writes a deterministic data set in the format of the seed experiment's {@code questions.csv}: the same
+ * Writes a deterministic data set in the format of the Stack Overflow data set's {@code questions.csv}: the same
  * columns, ISO-8601 UTC dates, {@code NA} for null.
  *
  * <p>Owners are skewed like the real data: a cubic transform of a uniform draw puts most questions on a few

@@ -30,9 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Dropwizard's clients on a {@code hikari:} block that points at PgBouncer in transaction mode, configured as the
- * README's PgBouncer block says: {@code db migrate} and {@code db status} (Liquibase), JDBI with a transaction,
- * Hibernate with {@code @UnitOfWork}, and the health checks. Each client runs its statements many more times than
- * the driver's default prepare threshold, which is where a transaction pooler breaks server-side prepares.
+ * PgBouncer block of docs/pgbouncer.md says: {@code db migrate} and {@code db status} (Liquibase), JDBI with a
+ * transaction, Hibernate with {@code @UnitOfWork}, and the health checks. Each client runs its statements many more
+ * times than the driver's default prepare threshold, which is where a transaction pooler breaks server-side prepares.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DropInClientsPgBouncerIT {
@@ -48,7 +48,7 @@ class DropInClientsPgBouncerIT {
         stack = PgBouncerStacks.get();
         database = stack.database("it_dropin");
         config = Files.createTempFile("dropin-pgbouncer", ".yml");
-        // the README's block for PgBouncer's transaction mode
+        // the block for PgBouncer's transaction mode in docs/pgbouncer.md
         Files.writeString(config, "hikari:\n  url: jdbc:postgresql://" + database.hostAndPort() + "/"
             + database.databaseName() + "\n  user: " + database.user() + "\n  password: \"\"\n  maxSize: 4\n"
             + "  pooler: transaction\n  properties:\n    prepareThreshold: \"0\"\n"

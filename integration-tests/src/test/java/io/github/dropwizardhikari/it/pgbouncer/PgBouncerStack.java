@@ -100,8 +100,8 @@ public abstract class PgBouncerStack implements AutoCloseable {
     }
 
     /**
-     * The database {@code name} through PgBouncer, as the superuser, with the README's driver setting for a
-     * transaction pooler: {@code prepareThreshold=0}, so no statement is prepared on one server connection and
+     * The database {@code name} through PgBouncer, as the superuser, with the driver setting of docs/pgbouncer.md
+     * for a transaction pooler: {@code prepareThreshold=0}, so no statement is prepared on one server connection and
      * executed on another.
      */
     public TestDatabase throughBouncer(String name) {

@@ -8,9 +8,10 @@ import io.github.dropwizardhikari.it.safety.Observation.Outcome;
 import java.util.stream.Stream;
 
 /**
- * The safety contract through PgBouncer in transaction mode, for this bundle's pool configured as the README's
- * PgBouncer block says ({@code prepareThreshold=0}). Every guarantee that HikariCP keeps on a direct connection
- * must hold through the pooler too; the observations are the {@code hikari via PgBouncer} column of the matrix.
+ * The safety contract through PgBouncer in transaction mode, for this bundle's pool configured as the
+ * PgBouncer block of docs/pgbouncer.md says ({@code prepareThreshold=0}). Every guarantee that HikariCP keeps on a
+ * direct connection must hold through the pooler too; the observations are the {@code hikari via PgBouncer} column
+ * of the matrix.
  */
 class SafetyContractPgBouncerIT extends SafetyContractIT {
     @Override

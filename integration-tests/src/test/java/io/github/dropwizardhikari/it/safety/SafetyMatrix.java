@@ -83,7 +83,7 @@ public final class SafetyMatrix {
             .append("Dropwizard's `DataSourceFactory` defaults; `tomcat-safe` = rollbackOnReturn, ")
             .append("checkConnectionOnBorrow with a 500 ms validationInterval and an isValid() validator, ")
             .append("ConnectionState and StatementFinalizer interceptors. `hikari via PgBouncer` = this bundle ")
-            .append("configured as the README's PgBouncer block (`prepareThreshold=0`), through PgBouncer 1.18 in ")
+            .append("configured as the PgBouncer block of docs/pgbouncer.md (`prepareThreshold=0`), through PgBouncer 1.18 in ")
             .append("transaction mode (`SafetyContractPgBouncerIT`).\n");
         for (Map.Entry<DatabaseKind, Map<String, Observation>> database : all.entrySet()) {
             page.append("\n## ").append(database.getKey().displayName()).append("\n\n| Guarantee |");

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sizing line of a pool behind PgBouncer: declared with {@code pooler: transaction}, it says the pooler's own
  * limit cannot be read and gives the server's; undeclared, it reports the server's limit that PgBouncer passes
- * through, as the README warns.
+ * through, as docs/pgbouncer.md warns.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SizingPgBouncerIT {
