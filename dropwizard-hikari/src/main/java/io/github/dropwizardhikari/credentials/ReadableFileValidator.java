@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.credentials;
 
+import io.github.dropwizardhikari.config.rules.MessageTemplates;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +21,7 @@ public final class ReadableFileValidator implements ConstraintValidator<Readable
             return true;
         }
         context.disableDefaultConstraintViolation();
-        context.buildConstraintViolationWithTemplate(escape("must name a readable file: " + problem))
+        context.buildConstraintViolationWithTemplate(MessageTemplates.literal("must name a readable file: " + problem))
             .addConstraintViolation();
         return false;
     }
@@ -46,10 +47,5 @@ public final class ReadableFileValidator implements ConstraintValidator<Readable
             return value + " is not readable by this process";
         }
         return null;
-    }
-
-    // message templates give {, }, $ and \ a meaning; a path may hold any of them
-    private static String escape(String message) {
-        return message.replaceAll("([\\\\{}$])", "\\\\$1");
     }
 }

@@ -44,8 +44,4 @@ public final class EvictOn {
         return (state != null && entries.contains(state.toUpperCase(Locale.ROOT)))
             || entries.contains(Integer.toString(e.getErrorCode()));
     }
-
-    public boolean isEmpty() {
-        return entries.isEmpty();
-    }
 }

@@ -29,8 +29,7 @@ public final class LoadableClassValidator implements ConstraintValidator<Loadabl
             return true;
         }
         context.disableDefaultConstraintViolation();
-        context.buildConstraintViolationWithTemplate(problem.get().replace("{", "\\{").replace("}", "\\}")
-            .replace("$", "\\$")).addConstraintViolation();
+        context.buildConstraintViolationWithTemplate(MessageTemplates.literal(problem.get())).addConstraintViolation();
         return false;
     }
 

@@ -23,7 +23,7 @@ public final class SettingsValidator implements ConstraintValidator<ValidSetting
         }
         context.disableDefaultConstraintViolation();
         for (RuleCheck.Error error : check.errors()) {
-            context.buildConstraintViolationWithTemplate(escape(error.message()))
+            context.buildConstraintViolationWithTemplate(MessageTemplates.literal(error.message()))
                 .addPropertyNode(error.field())
                 .addConstraintViolation();
         }
@@ -45,10 +45,5 @@ public final class SettingsValidator implements ConstraintValidator<ValidSetting
                 logger.warn(check.origin().pathOf(field) + " " + message);
             }
         });
-    }
-
-    // messages hold configured values; Bean Validation would read braces and dollars in them as expressions
-    private static String escape(String message) {
-        return message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
     }
 }

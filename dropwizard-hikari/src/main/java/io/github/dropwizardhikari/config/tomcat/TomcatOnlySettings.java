@@ -38,9 +38,4 @@ public final class TomcatOnlySettings {
             + advice(key).orElseThrow(() -> new IllegalArgumentException(key + " is not a Tomcat-only setting"))
             + ".";
     }
-
-    public java.util.Set<String> keys() {
-        return adviceByKey.keySet();
-    }
-
 }

@@ -1,0 +1,15 @@
+package io.github.dropwizardhikari.config.rules;
+
+/** Text for Bean Validation's message templates. */
+public final class MessageTemplates {
+    private MessageTemplates() {
+    }
+
+    /**
+     * @return {@code text} as a template that reads as itself: templates give {@code \}, <code>{</code>,
+     * <code>}</code> and {@code $} a meaning, and a message may quote a configured value or a path holding any of them
+     */
+    public static String literal(String text) {
+        return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
+    }
+}
