@@ -36,23 +36,30 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# A free port for the application, whose next port (the admin connector) is free too.
+# A free port for the application, whose next port (the admin connector) is free too, below the kernel's ephemeral
+# range: a port in that range can be taken by any outgoing connection (a JDBC socket, wrk's) between one start of the
+# application and the next, and the next start then fails to bind.
 app_port=$(python3 -c '
+import random
 import socket
 
 def free(port):
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind(("0.0.0.0", port))
             return True
         except OSError:
             return False
 
+try:
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
+        ephemeral = int(ports.read().split()[0])
+except OSError:
+    ephemeral = 32768
 while True:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    if port < 65535 and free(port + 1):
+    port = random.randrange(10000, ephemeral - 2)
+    if free(port) and free(port + 1):
         print(port)
         break
 ')
