@@ -311,9 +311,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         FairBorrowGate newGate = fairBorrowing
             ? new FairBorrowGate(getPoolName(), config.getMaximumPoolSize(), gateMetrics)
             : null;
+        QueueBeforeThePool queue = newGate == null ? QueueBeforeThePool.NONE : newGate;
         if (metrics != null) {
-            config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(metrics,
-                newGate == null ? QueueBeforeThePool.NONE : newGate));
+            config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(metrics, queue));
         }
         // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
         IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
@@ -328,7 +328,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             eviction));
         HikariDataSource started;
         try {
-            started = new GatedHikariDataSource(config, resized, newGate == null ? QueueBeforeThePool.NONE : newGate);
+            started = new GatedHikariDataSource(config, resized, queue);
         } catch (PoolInitializationException e) {
             if (newGate != null) {
                 newGate.unregister();

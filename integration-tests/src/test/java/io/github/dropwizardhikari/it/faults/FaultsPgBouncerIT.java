@@ -15,9 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -63,15 +61,6 @@ class FaultsPgBouncerIT {
             + "`prepareThreshold=0`");
     }
 
-    private static boolean request(ManagedDataSource dataSource) {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
-            return result.next();
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
     private static void holdAllAtOnce(ManagedDataSource dataSource) throws SQLException {
         List<Connection> held = new ArrayList<>();
         try {
@@ -100,7 +89,7 @@ class FaultsPgBouncerIT {
             thread = new Thread(() -> {
                 while (running.get()) {
                     long started = System.nanoTime();
-                    boolean answered = request(dataSource);
+                    boolean answered = Requests.selectOne(dataSource);
                     long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                     slowestMillis.accumulateAndGet(took, Math::max);
                     if (answered) {
@@ -165,7 +154,7 @@ class FaultsPgBouncerIT {
                         .isLessThan(TIMEOUT.toMilliseconds() + 2_000);
                 }
             }
-            assertThat(request(dataSource)).as("serves after PgBouncer came back").isTrue();
+            assertThat(Requests.selectOne(dataSource)).as("serves after PgBouncer came back").isTrue();
         } finally {
             dataSource.stop();
         }
@@ -198,7 +187,7 @@ class FaultsPgBouncerIT {
                     assertThat(client.slowestMillis.get()).as("slowest request").isLessThan(12_000);
                 }
             }
-            assertThat(request(dataSource)).as("serves after PostgreSQL came back").isTrue();
+            assertThat(Requests.selectOne(dataSource)).as("serves after PostgreSQL came back").isTrue();
         } finally {
             dataSource.stop();
         }

@@ -104,27 +104,6 @@ class FaultsPostgresIT {
         }
     }
 
-    private static boolean request(ManagedDataSource dataSource) {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
-            return result.next();
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private static long await(String what, long timeoutMillis, BooleanSupplier condition) throws InterruptedException {
-        long started = System.nanoTime();
-        long deadline = started + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeoutMillis + " ms waiting until " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    }
-
     @ParameterizedTest
     @EnumSource(PoolConfiguration.class)
     void allServerConnectionsKilled(PoolConfiguration pool) throws Exception {
@@ -145,7 +124,7 @@ class FaultsPostgresIT {
             while (consecutive < 10) {
                 assertThat(requests).as("requests before recovery").isLessThan(200);
                 requests++;
-                if (request(dataSource)) {
+                if (Requests.selectOne(dataSource)) {
                     consecutive++;
                 } else {
                     failures++;
@@ -195,7 +174,7 @@ class FaultsPostgresIT {
             for (int i = 0; i < 8; i++) {
                 loops.execute(() -> {
                     while (running.get()) {
-                        if (request(dataSource)) {
+                        if (Requests.selectOne(dataSource)) {
                             served.incrementAndGet();
                         } else {
                             failures.incrementAndGet();
@@ -203,7 +182,7 @@ class FaultsPostgresIT {
                     }
                 });
             }
-            await("the loops are running", 10_000, () -> served.get() > 100);
+            Requests.await("the loops are running", 10_000, () -> served.get() > 100);
             Set<Integer> before = backendPids(name);
             assertThat(before).as("the pool's server processes under load").hasSize(4);
             int ended = before.iterator().next();
@@ -211,7 +190,7 @@ class FaultsPostgresIT {
                 statement.execute("SELECT pg_terminate_backend(" + ended + ")");
             }
             int servedAtKill = served.get();
-            await("the loops served 500 more requests", 20_000, () -> served.get() > servedAtKill + 500);
+            Requests.await("the loops served 500 more requests", 20_000, () -> served.get() > servedAtKill + 500);
             running.set(false);
             loops.shutdown();
             assertThat(loops.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
@@ -253,7 +232,7 @@ class FaultsPostgresIT {
                 timedOut = pid.getInt(1);
                 statement.execute("SET idle_session_timeout = '300ms'");
             }
-            await("the server ended the idle session", 10_000, () -> {
+            Requests.await("the server ended the idle session", 10_000, () -> {
                 try {
                     return !backendPids(name).contains(timedOut);
                 } catch (SQLException e) {
@@ -323,7 +302,7 @@ class FaultsPostgresIT {
         long outageStarted = System.nanoTime();
         while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted) < outageMillis) {
             long started = System.nanoTime();
-            boolean answered = request(dataSource);
+            boolean answered = Requests.selectOne(dataSource);
             long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (!answered) {
                 failures++;
@@ -335,7 +314,7 @@ class FaultsPostgresIT {
         double attemptsPerSecond = (proxy.accepted() - acceptedBefore) * 1_000 / downMillis;
         boolean healthyDuring = healthCheck.getAsBoolean();
         proxy.mode(TcpProxy.Mode.FORWARD);
-        long recovery = await("the pool serves again", 15_000, () -> request(dataSource));
+        long recovery = Requests.await("the pool serves again", 15_000, () -> Requests.selectOne(dataSource));
         return new Outage(failures, slowestFailure, attemptsPerSecond, recovery, healthyDuring);
     }
 
@@ -381,7 +360,7 @@ class FaultsPostgresIT {
             ManagedDataSource dataSource = build(pool, proxied, name, healthChecks);
             String health = "n/a (Tomcat has no pool health check)";
             try {
-                assertThat(request(dataSource)).isTrue();
+                assertThat(Requests.selectOne(dataSource)).isTrue();
                 // short outages repeat, so the page shows the spread of the recovery time, not one draw of it
                 int repeats = outageSeconds <= 2 ? OUTAGE_REPEATS : 1;
                 List<Outage> outages = new ArrayList<>();
@@ -396,7 +375,7 @@ class FaultsPostgresIT {
                         assertThat(outage.healthyDuring()).isFalse();
                         // healthy again once the pool serves; the check borrows with a 1 s timeout, which a loaded
                         // 2-core machine can miss once right after the pool refills
-                        await("the connectivity check is healthy again", 10_000, () ->
+                        Requests.await("the connectivity check is healthy again", 10_000, () ->
                             healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy());
                         assertThat(outage.slowestFailure()).isLessThanOrEqualTo(ON_TIME_MILLIS);
                         // one attempt every 250 ms; HikariCP alone takes 0.5 to 5 s (its back-off)
@@ -420,14 +399,14 @@ class FaultsPostgresIT {
                 dataSource.stop();
             }
         }
-        long leakedConnections = await("the pool's connections are gone", 10_000, () -> {
+        long leakedConnections = Requests.await("the pool's connections are gone", 10_000, () -> {
             try {
                 return backends(name) == 0;
             } catch (SQLException e) {
                 return false;
             }
         });
-        await("the pool's threads are gone", 10_000, () -> poolThreads(name) <= threadsBefore);
+        Requests.await("the pool's threads are gone", 10_000, () -> poolThreads(name) <= threadsBefore);
         if (outageSeconds == 2) {
             report.record("After the 2 s outage and `stop()`: server connections and pool threads left", pool,
                 "0 connections (" + leakedConnections + " ms), " + Math.max(0, poolThreads(name) - threadsBefore)
@@ -603,12 +582,12 @@ class FaultsPostgresIT {
                 }
             });
         }
-        await("some work is committed", 10_000, () -> committed.size() >= 20);
+        Requests.await("some work is committed", 10_000, () -> committed.size() >= 20);
         dataSource.stop();
         stopped.set(true);
         writers.shutdown();
         assertThat(writers.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
-        boolean servesAfterStop = request(dataSource);
+        boolean servesAfterStop = Requests.selectOne(dataSource);
         dataSource.stop();
 
         int inTable;

@@ -17,10 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -70,18 +66,9 @@ class LongOutagePostgresIT {
         report.write(database.kind().displayName() + " (" + database.source() + ")");
     }
 
-    private static boolean request(ManagedDataSource dataSource) {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
-            return result.next();
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
     /** A health check as Dropwizard's Jdbi and Hibernate checks do it: a borrow and a validation query. */
     private static BooleanSupplier borrowCheck(ManagedDataSource dataSource) {
-        return () -> request(dataSource);
+        return () -> Requests.selectOne(dataSource);
     }
 
     private ManagedDataSource build(PoolConfiguration pool, TestDatabase target, String name,
@@ -96,17 +83,6 @@ class LongOutagePostgresIT {
             DataSourceFactory.TransactionIsolation.READ_COMMITTED, null);
         settings.accept(factory);
         return factory.build(metrics, name);
-    }
-
-    private static long await(long timeoutMillis, BooleanSupplier condition) throws InterruptedException {
-        long started = System.nanoTime();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - started > TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
-                throw new AssertionError("timed out after " + timeoutMillis + " ms");
-            }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     }
 
     static Stream<Arguments> longOutage() {
@@ -133,7 +109,7 @@ class LongOutagePostgresIT {
             AtomicLong slowestLate = new AtomicLong();
             List<Long> healthMillis = Collections.synchronizedList(new ArrayList<>());
             try {
-                assertThat(request(dataSource)).isTrue();
+                assertThat(Requests.selectOne(dataSource)).isTrue();
                 proxy.mode(TcpProxy.Mode.REFUSE);
                 proxy.cutAll();
                 long outageStarted = System.nanoTime();
@@ -141,7 +117,7 @@ class LongOutagePostgresIT {
                     loops.execute(() -> {
                         while (running.get()) {
                             long started = System.nanoTime();
-                            if (!request(dataSource)) {
+                            if (!Requests.selectOne(dataSource)) {
                                 long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                                 long sinceOutage = TimeUnit.NANOSECONDS.toMillis(started - outageStarted);
                                 failures.incrementAndGet();
@@ -167,7 +143,7 @@ class LongOutagePostgresIT {
                 });
                 TimeUnit.MILLISECONDS.sleep(OUTAGE_MILLIS);
                 proxy.mode(TcpProxy.Mode.FORWARD);
-                long recovery = await(40_000, () -> request(dataSource));
+                long recovery = Requests.await("the pool serves again", 40_000, () -> Requests.selectOne(dataSource));
                 running.set(false);
                 loops.shutdown();
                 // a loop may be inside a 30 s wait that began just before the database returned
@@ -215,13 +191,13 @@ class LongOutagePostgresIT {
                 dataSource.start();
                 long startMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                 long requestStarted = System.nanoTime();
-                boolean servedWhileDown = request(dataSource);
+                boolean servedWhileDown = Requests.selectOne(dataSource);
                 long firstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - requestStarted);
                 long secondStarted = System.nanoTime();
-                boolean servedAgain = request(dataSource);
+                boolean servedAgain = Requests.selectOne(dataSource);
                 long secondMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - secondStarted);
                 proxy.mode(TcpProxy.Mode.FORWARD);
-                long serving = await(40_000, () -> request(dataSource));
+                long serving = Requests.await("the pool serves again", 40_000, () -> Requests.selectOne(dataSource));
                 report.record("The application starts with the database down (`" + key + "`), then the database "
                     + "comes up: start, the first two requests while down, time to serve after it is up", pool,
                     "started in " + startMillis + " ms, requests failed in " + firstMillis + " ms and "
