@@ -98,9 +98,16 @@ public final class TcpProxy implements AutoCloseable {
                 host = targetHost;
                 port = targetPort;
             }
-            upstream.connect(new InetSocketAddress(host, port), 5_000);
+            // registered before the upstream connect, and the mode checked again after it: a connection being set up
+            // while the proxy switches to REFUSE and cuts everything must not slip through the cut
             open.add(client);
             open.add(upstream);
+            upstream.connect(new InetSocketAddress(host, port), 5_000);
+            if (mode != Mode.FORWARD) {
+                closeQuietly(client);
+                closeQuietly(upstream);
+                return;
+            }
             threads.execute(() -> pipe(client, upstream));
             threads.execute(() -> pipe(upstream, client));
         } catch (IOException e) {
