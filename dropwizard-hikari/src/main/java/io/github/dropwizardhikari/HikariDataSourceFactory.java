@@ -13,54 +13,42 @@ import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
-import io.dropwizard.validation.MinDuration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
-import io.github.dropwizardhikari.config.binding.OriginRecordingDeserializer;
-import io.github.dropwizardhikari.config.isolation.IsolationNames;
-import io.github.dropwizardhikari.config.redaction.MaskedProperties;
-import io.github.dropwizardhikari.config.redaction.MaskedUrl;
-import io.github.dropwizardhikari.config.redaction.Redaction;
-import io.github.dropwizardhikari.config.rules.CrossFieldRules;
-import io.github.dropwizardhikari.config.rules.HikariFloor;
-import io.github.dropwizardhikari.config.rules.HikariFloors;
-import io.github.dropwizardhikari.config.rules.LoadableClass;
-import io.github.dropwizardhikari.config.rules.LoggedOnce;
-import io.github.dropwizardhikari.config.rules.RuleCheck;
-import io.github.dropwizardhikari.config.rules.SettingsCheck;
-import io.github.dropwizardhikari.config.rules.SettingsValidator;
-import io.github.dropwizardhikari.config.rules.ValidSettings;
-import io.github.dropwizardhikari.config.tomcat.TomcatOnly;
-import io.github.dropwizardhikari.config.tomcat.TomcatOnlySettings;
+import io.github.dropwizardhikari.config.Origin;
+import io.github.dropwizardhikari.config.OriginRecordingDeserializer;
+import io.github.dropwizardhikari.config.IsolationNames;
+import io.github.dropwizardhikari.config.MaskedProperties;
+import io.github.dropwizardhikari.config.MaskedUrl;
+import io.github.dropwizardhikari.config.Redaction;
+import io.github.dropwizardhikari.config.CrossFieldRules;
+import io.github.dropwizardhikari.config.HikariFloor;
+import io.github.dropwizardhikari.config.HikariFloors;
+import io.github.dropwizardhikari.config.LoadableClass;
+import io.github.dropwizardhikari.config.LoggedOnce;
+import io.github.dropwizardhikari.config.RuleCheck;
+import io.github.dropwizardhikari.config.SettingsCheck;
+import io.github.dropwizardhikari.config.SettingsValidator;
+import io.github.dropwizardhikari.config.ValidSettings;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
-import io.github.dropwizardhikari.eviction.EvictOn;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.pooler.PoolerMode;
-import io.github.dropwizardhikari.pooler.PoolerWarning;
-import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
 import io.github.dropwizardhikari.sizing.PoolSizing;
 import io.github.dropwizardhikari.registry.PoolRegistry;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.sql.Driver;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
@@ -198,24 +186,23 @@ import static java.util.Objects.requireNonNull;
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
- * {@code initialSize}, ...; the fields marked {@link TomcatOnly}) are accepted, validated as Dropwizard validates
- * them, and each one set logs a warning. Any other unknown field fails at startup.</p>
+ * {@code initialSize}, ...) are declared in {@link TomcatOnlySettings}: accepted, validated as Dropwizard validates
+ * them, and each one given logs a warning. Any other unknown field fails at startup.</p>
+ *
+ * <p>The factory holds settings only. {@link #toHikariConfig} is the one step from them to the pool's settings:
+ * it runs the rules ({@link SettingsRules}), logs the warnings not logged yet, and returns a new
+ * {@code HikariConfig} with the values to use; validating or building never changes a field.</p>
  *
  * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it, a
- * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one row
- * in the table above and in {@code docs/configuration.md}; a rule between fields goes in
- * {@link #checkCrossFieldRules}.</p>
+ * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one in
+ * {@link #toString}, one row in the table above and in {@code docs/configuration.md}; a rule between fields goes in
+ * {@link SettingsRules}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
-public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFieldRules {
-    static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
-        "expected99thPercentileMs");
+public class HikariDataSourceFactory extends TomcatOnlySettings implements PooledDataSourceFactory, CrossFieldRules {
 
-    private static final Logger LOGGER = LoggerFactory.getLogger(HikariDataSourceFactory.class);
-    private static final TomcatOnlySettings TOMCAT_ONLY = TomcatOnlySettings.of(HikariDataSourceFactory.class);
-    private static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
-    private static final Duration HIKARI_DEFAULT_IDLE_TIME = Duration.minutes(10);
+    static final int DEFAULT_MAX_SIZE = 10;
 
     // ---- where connections come from
 
@@ -263,7 +250,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @JsonProperty
     @JsonAlias("maximumPoolSize")
     @Min(1)
-    private int maxSize = 10;
+    private int maxSize = DEFAULT_MAX_SIZE;
 
     // ---- timeouts and lifetimes
 
@@ -278,11 +265,12 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @NotNull
     @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
         why = "HikariCP retires idle connections no sooner than that")
-    private Duration minIdleTime = HIKARI_DEFAULT_IDLE_TIME;
+    private Duration minIdleTime = SettingsRules.HIKARI_DEFAULT_IDLE_TIME;
 
+    /** {@code null}: no limit, as in Dropwizard. */
     @JsonProperty
     @JsonAlias("maxLifetime")
-    @NotNull
+    @Nullable
     @HikariFloor(millis = HikariFloors.MAX_LIFETIME_MS, zeroMeans = "no limit",
         why = "HikariCP retires connections no sooner than that")
     private Duration maxConnectionAge = Duration.minutes(30);
@@ -320,14 +308,16 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     // ---- state of the connections handed out
 
+    /** {@code null}: the driver's default, which JDBC says is on. */
     @JsonProperty
     @JsonAlias("autoCommit")
-    @NotNull
+    @Nullable
     private Boolean autoCommitByDefault = true;
 
+    /** {@code null}: the driver's default, which JDBC says is off. */
     @JsonProperty
     @JsonAlias("readOnly")
-    @NotNull
+    @Nullable
     private Boolean readOnlyByDefault = false;
 
     @JsonProperty
@@ -415,99 +405,22 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @NotNull
     private PoolerMode pooler = PoolerMode.NONE;
 
-    // ---- Tomcat only: accepted with a warning, constrained as Dropwizard constrains them
-
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
-    @Min(0)
-    @Max(100)
-    private int abandonWhenPercentageFull = 0;
-
-    @TomcatOnly("HikariCP pools connections of the configured user only")
-    private boolean alternateUsernamesAllowed = false;
-
-    @TomcatOnly("HikariCP rolls back uncommitted work on return instead of committing it")
-    private boolean commitOnReturn = false;
-
-    @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
-    private boolean rollbackOnReturn = false;
-
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by default) "
-        + "makes borrowers wait in arrival order")
-    private boolean useFairQueue = true;
-
-    /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */
-    @TomcatOnly("HikariCP fills the pool up to minSize in the background")
-    @Nullable
-    @Min(0)
-    private Integer initialSize;
-
-    @TomcatOnly("use leakDetectionThreshold to log the stack trace of a connection held too long")
-    private boolean logAbandonedConnections = false;
-
-    @TomcatOnly("HikariCP always logs failed validations")
-    private boolean logValidationErrors = false;
-
-    @TomcatOnly("HikariCP tests idle connections every keepaliveTime")
-    private boolean checkConnectionWhileIdle = true;
-
-    @TomcatOnly("HikariCP validates a connection on borrow when it has been idle for more than 500 ms")
-    private boolean checkConnectionOnBorrow = false;
-
-    @TomcatOnly("HikariCP always validates a new connection")
-    private boolean checkConnectionOnConnect = true;
-
-    @TomcatOnly("HikariCP resets connection state on return and validates on the next borrow")
-    private boolean checkConnectionOnReturn = false;
-
-    @TomcatOnly("HikariCP's housekeeper runs every 30 seconds; idle connections retire after minIdleTime")
-    @NotNull
-    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
-    private Duration evictionInterval = Duration.seconds(5);
-
-    @TomcatOnly("HikariCP skips validation for connections used within the last 500 ms")
-    @NotNull
-    @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
-    private Duration validationInterval = Duration.seconds(30);
-
-    @TomcatOnly("HikariCP validates with Connection.isValid() or validationQuery")
-    private Optional<String> validatorClassName = Optional.empty();
-
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
-    private boolean removeAbandoned = false;
-
-    @TomcatOnly("use leakDetectionThreshold to log connections held longer than a threshold")
-    @NotNull
-    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
-    private Duration removeAbandonedTimeout = Duration.seconds(60);
-
-    @TomcatOnly("HikariCP's proxies already reset connection state and close open statements on return")
-    private Optional<String> jdbcInterceptors = Optional.empty();
-
-    @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
-    private boolean ignoreExceptionOnPreLoad = false;
-
     // ---- not settings
 
+    // where the block was parsed from, and which warnings it has logged: facts about the block, not the pool
     @JsonIgnore
-    private final Set<String> tomcatOnlySettings = Collections.synchronizedSet(new LinkedHashSet<>());
-
-    // whether maxSize and keepaliveTime were set, so that a rule can tell them from their defaults
-    @JsonIgnore
-    private boolean maxSizeSet = false;
+    private Origin origin = Origin.JAVA;
 
     @JsonIgnore
-    private boolean keepaliveTimeSet = false;
-
-    @JsonIgnore
-    private boolean credentialsLifetimeChecked = false;
+    private final LoggedOnce loggedOnce = new LoggedOnce();
 
     // ---- where connections come from
 
     @Override
     @JsonProperty
+    @Nullable
     public String getUrl() {
-        // Dropwizard's own factory uses "" for "no URL"; callers of the interface expect a non-null value
-        return url == null ? "" : url;
+        return url;
     }
 
     @JsonProperty
@@ -581,7 +494,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      */
     @JsonProperty
     public int getMinSize() {
-        return minSize == null ? maxSize : minSize;
+        return minSize == null ? getMaxSize() : minSize;
     }
 
     @JsonProperty
@@ -589,15 +502,23 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         this.minSize = minSize;
     }
 
+    /**
+     * @return the most connections: {@code maxSize} as given, or else 10, raised to a larger {@code minSize} or
+     * {@code initialSize}
+     */
     @JsonProperty
     public int getMaxSize() {
-        return maxSize;
+        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
+    }
+
+    private int largestSizeGiven() {
+        Integer initialSize = initialSizeGiven();
+        return Math.max(minSize == null ? 0 : minSize, initialSize == null ? 0 : initialSize);
     }
 
     @JsonProperty
     public void setMaxSize(int maxSize) {
-        this.maxSize = maxSize;
-        this.maxSizeSet = true;
+        this.maxSize = given("maxSize", maxSize);
     }
 
     // ---- timeouts and lifetimes
@@ -619,20 +540,23 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonProperty
     public void setMinIdleTime(Duration minIdleTime) {
-        this.minIdleTime = minIdleTime;
+        this.minIdleTime = given("minIdleTime", minIdleTime);
     }
 
     /**
-     * @return the longest a connection lives; present unless set to {@code null} in Java (then the default)
+     * @return the longest a connection lives; empty for no limit
      */
     @JsonProperty
     public Optional<Duration> getMaxConnectionAge() {
-        return Optional.of(maxConnectionAge);
+        return Optional.ofNullable(maxConnectionAge);
     }
 
+    /**
+     * @param maxConnectionAge the longest a connection lives; {@code null} for no limit, as in Dropwizard
+     */
     @JsonProperty
     public void setMaxConnectionAge(@Nullable Duration maxConnectionAge) {
-        this.maxConnectionAge = maxConnectionAge == null ? Duration.minutes(30) : maxConnectionAge;
+        this.maxConnectionAge = maxConnectionAge;
     }
 
     @JsonProperty
@@ -642,8 +566,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
 
     @JsonProperty
     public void setKeepaliveTime(Duration keepaliveTime) {
-        this.keepaliveTime = keepaliveTime;
-        this.keepaliveTimeSet = true;
+        this.keepaliveTime = given("keepaliveTime", keepaliveTime);
     }
 
     @JsonProperty
@@ -676,7 +599,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     @Override
     @JsonProperty
     public Optional<Duration> getValidationQueryTimeout() {
-        return Optional.of(getEffectiveValidationQueryTimeout());
+        return Optional.of(SettingsRules.validationTimeout(validationQueryTimeout, maxWaitForConnection));
     }
 
     @JsonProperty
@@ -698,31 +621,33 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
     // ---- state of the connections handed out
 
     @JsonProperty
+    @Nullable
     public Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
     /**
-     * @param autoCommitByDefault the auto-commit state of returned connections; {@code null} for HikariCP's
-     *                            default, {@code true}
+     * @param autoCommitByDefault the auto-commit state of borrowed connections; {@code null} for the driver's
+     *                            default (JDBC: on), as in Dropwizard
      */
     @JsonProperty
     public void setAutoCommitByDefault(@Nullable Boolean autoCommitByDefault) {
-        this.autoCommitByDefault = autoCommitByDefault == null ? Boolean.TRUE : autoCommitByDefault;
+        this.autoCommitByDefault = autoCommitByDefault;
     }
 
     @JsonProperty
+    @Nullable
     public Boolean getReadOnlyByDefault() {
         return readOnlyByDefault;
     }
 
     /**
-     * @param readOnlyByDefault the read-only state of returned connections; {@code null} for HikariCP's default,
-     *                          {@code false}
+     * @param readOnlyByDefault the read-only state of borrowed connections; {@code null} for the driver's default
+     *                          (JDBC: off), as in Dropwizard
      */
     @JsonProperty
     public void setReadOnlyByDefault(@Nullable Boolean readOnlyByDefault) {
-        this.readOnlyByDefault = readOnlyByDefault == null ? Boolean.FALSE : readOnlyByDefault;
+        this.readOnlyByDefault = readOnlyByDefault;
     }
 
     @JsonProperty
@@ -772,10 +697,11 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         if (initializationFailTimeout != null) {
             return initializationFailTimeout.toMilliseconds();
         }
+        Integer initialSize = initialSizeGiven();
         if (initialSize != null && initialSize == 0) {
             return -1;
         }
-        return ignoreExceptionOnPreLoad ? 0 : getInitializationFailTimeout().toMilliseconds();
+        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     @JsonProperty
@@ -966,460 +892,40 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         this.pooler = pooler;
     }
 
-    // ---- Tomcat only: Dropwizard's signatures; setting one warns, as its YAML key does
-
-    @Deprecated
-    @JsonIgnore
-    public int getAbandonWhenPercentageFull() {
-        return abandonWhenPercentageFull;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setAbandonWhenPercentageFull(int percentage) {
-        this.abandonWhenPercentageFull = tomcatOnly("abandonWhenPercentageFull", percentage);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean isAlternateUsernamesAllowed() {
-        return alternateUsernamesAllowed;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setAlternateUsernamesAllowed(boolean allow) {
-        this.alternateUsernamesAllowed = tomcatOnly("alternateUsernamesAllowed", allow);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getCommitOnReturn() {
-        return commitOnReturn;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setCommitOnReturn(boolean commitOnReturn) {
-        this.commitOnReturn = tomcatOnly("commitOnReturn", commitOnReturn);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getRollbackOnReturn() {
-        return rollbackOnReturn;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setRollbackOnReturn(boolean rollbackOnReturn) {
-        this.rollbackOnReturn = tomcatOnly("rollbackOnReturn", rollbackOnReturn);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getUseFairQueue() {
-        return useFairQueue;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setUseFairQueue(boolean fair) {
-        this.useFairQueue = tomcatOnly("useFairQueue", fair);
-    }
-
-    /**
-     * @return {@code initialSize} as set, or else {@code minSize}: HikariCP fills the pool to {@code minSize}
-     */
-    @Deprecated
-    @JsonIgnore
-    public int getInitialSize() {
-        return initialSize == null ? getMinSize() : initialSize;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setInitialSize(int initialSize) {
-        // 0 starts the pool with the database down, as under database:
-        this.initialSize = initialSize == 0 ? initialSize : tomcatOnly("initialSize", initialSize);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getLogAbandonedConnections() {
-        return logAbandonedConnections;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setLogAbandonedConnections(boolean log) {
-        this.logAbandonedConnections = tomcatOnly("logAbandonedConnections", log);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getLogValidationErrors() {
-        return logValidationErrors;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setLogValidationErrors(boolean log) {
-        this.logValidationErrors = tomcatOnly("logValidationErrors", log);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getCheckConnectionWhileIdle() {
-        return checkConnectionWhileIdle;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setCheckConnectionWhileIdle(boolean checkConnectionWhileIdle) {
-        this.checkConnectionWhileIdle = tomcatOnly("checkConnectionWhileIdle", checkConnectionWhileIdle);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getCheckConnectionOnBorrow() {
-        return checkConnectionOnBorrow;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setCheckConnectionOnBorrow(boolean checkConnectionOnBorrow) {
-        this.checkConnectionOnBorrow = tomcatOnly("checkConnectionOnBorrow", checkConnectionOnBorrow);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getCheckConnectionOnConnect() {
-        return checkConnectionOnConnect;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setCheckConnectionOnConnect(boolean checkConnectionOnConnect) {
-        this.checkConnectionOnConnect = tomcatOnly("checkConnectionOnConnect", checkConnectionOnConnect);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean getCheckConnectionOnReturn() {
-        return checkConnectionOnReturn;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setCheckConnectionOnReturn(boolean checkConnectionOnReturn) {
-        this.checkConnectionOnReturn = tomcatOnly("checkConnectionOnReturn", checkConnectionOnReturn);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public Duration getEvictionInterval() {
-        return evictionInterval;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setEvictionInterval(Duration interval) {
-        this.evictionInterval = tomcatOnly("evictionInterval", interval);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public Duration getValidationInterval() {
-        return validationInterval;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setValidationInterval(Duration validationInterval) {
-        this.validationInterval = tomcatOnly("validationInterval", validationInterval);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public Optional<String> getValidatorClassName() {
-        return validatorClassName;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setValidatorClassName(Optional<String> validatorClassName) {
-        this.validatorClassName = tomcatOnly("validatorClassName", validatorClassName);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean isRemoveAbandoned() {
-        return removeAbandoned;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setRemoveAbandoned(boolean removeAbandoned) {
-        this.removeAbandoned = tomcatOnly("removeAbandoned", removeAbandoned);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public Duration getRemoveAbandonedTimeout() {
-        return removeAbandonedTimeout;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setRemoveAbandonedTimeout(Duration removeAbandonedTimeout) {
-        this.removeAbandonedTimeout = tomcatOnly("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public Optional<String> getJdbcInterceptors() {
-        return jdbcInterceptors;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setJdbcInterceptors(Optional<String> jdbcInterceptors) {
-        this.jdbcInterceptors = tomcatOnly("jdbcInterceptors", jdbcInterceptors);
-    }
-
-    @Deprecated
-    @JsonIgnore
-    public boolean isIgnoreExceptionOnPreLoad() {
-        return ignoreExceptionOnPreLoad;
-    }
-
-    @Deprecated
-    @JsonProperty
-    public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
-        // true starts the pool with the database down, as under database:
-        this.ignoreExceptionOnPreLoad = ignoreExceptionOnPreLoad
-            || tomcatOnly("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
-    }
-
-    private <V> V tomcatOnly(String key, V value) {
-        tomcatOnlySettings.add(key);
-        return value;
-    }
-
-    /**
-     * @return the Tomcat-only settings that were set, each of which is warned about once
-     */
-    @JsonIgnore
-    public Set<String> getTomcatOnlySettings() {
-        synchronized (tomcatOnlySettings) {
-            return Set.copyOf(tomcatOnlySettings);
-        }
-    }
-
     // ---- admission (moving to its own bundle)
 
     @Override
     public void asSingleConnectionPool() {
         minSize = 1;
-        maxSize = 1;
-        initialSize = 1;
+        maxSize = given("maxSize", 1);
+        useInitialSize(1);
     }
 
-    // ---- rules that involve more than one field (rules on one field sit on the field)
+    // ---- rules
 
     /**
-     * Checks the rules that involve more than one field. Each value HikariCP cannot honour exactly is replaced
-     * with the nearest safe one and reported; what Dropwizard refuses, and HikariCP-only settings out of range,
-     * are errors. {@link ValidSettings} runs it when the configuration is validated; {@link #build} runs it again.
+     * Checks the rules between fields ({@link SettingsRules}); {@link ValidSettings} runs it with the rules on
+     * single fields when the configuration is validated, and {@link #toHikariConfig} runs it again. It writes
+     * nothing: validating twice gives the same result.
      */
     @Override
     public void checkCrossFieldRules(RuleCheck check) {
-        warnAboutTomcatOnlySettingsOnce(check);
-        warnAboutPoolerOnce(check);
-        if (isSet(url) == isSet(dataSourceClassName)) {
-            check.error("url", isSet(url) ? "must not be set together with dataSourceClassName"
-                : "must be set (or dataSourceClassName instead)");
-        }
-        if (isSet(driverClass) && isSet(dataSourceClassName)) {
-            check.error("driverClass", "must not be set together with dataSourceClassName");
-        }
-        checkSizes(check);
-        if (maxWaitForConnection == null || minIdleTime == null || keepaliveTime == null
-            || leakDetectionThreshold == null || healthCheckProperties == null) {
-            return; // reported by @NotNull; the rules below need every timer
-        }
-        checkLifetimes(check);
-        checkFixedPool(check);
-        if (validationQueryTimeout != null && longerThan(validationQueryTimeout, maxWaitForConnection)) {
-            String why = "a connection test must fit in maxWaitForConnection (" + maxWaitForConnection
-                + "), or a borrow could wait longer than that";
-            if (check.underHikariName("validationQueryTimeout")) {
-                check.error("validationQueryTimeout", "must not be longer than maxWaitForConnection: " + why);
-            } else {
-                validationQueryTimeout = check.adjusted("validationQueryTimeout", validationQueryTimeout,
-                    maxWaitForConnection, why);
-            }
-        }
-        if (!isHealthCheckPropertiesValid()) {
-            check.error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and "
-                + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)");
-        }
-        String invalidEvictOn = EvictOn.firstInvalid(evictOn);
-        if (invalidEvictOn != null) {
-            check.error("evictOn", "accepts five-character SQLStates (08S01) and whole-number vendor error codes "
-                + "(2013), not '" + invalidEvictOn + "'");
-        }
-        long probeInterval = recoveryProbeInterval.toMilliseconds();
-        if (probeInterval != 0 && probeInterval < 10) {
-            check.error("recoveryProbeInterval", "must be 0 (off) or at least 10 milliseconds");
-        }
-        checkCredentials(check);
+        SettingsRules.check(this, check);
     }
 
-    /**
-     * One source per credential: the {@code credentials} files, a provider class, or {@code user} and
-     * {@code password}. Warns, once, when connections may outlive a credential's lifetime.
-     */
-    private void checkCredentials(RuleCheck check) {
-        if (credentials == null) {
-            return;
-        }
-        if (credentialsProviderClassName != null) {
-            check.error("credentials", "must not be set together with credentialsProviderClassName (a pool has one "
-                + "credentials provider)");
-        }
-        if (user != null && credentials.getUserFile().isPresent()) {
-            check.error("user", "must not be set together with credentials.userFile (two sources for one setting)");
-        }
-        if (password != null && credentials.getPasswordFile().isPresent()) {
-            check.error("password", "must not be set together with credentials.passwordFile (two sources for one "
-                + "setting)");
-        }
-        if (!credentialsLifetimeChecked) {
-            credentialsLifetimeChecked = true;
-            credentials.warnIfConnectionsOutliveCredentials(check.origin().pathOf("credentials"), maxConnectionAge);
-        }
+    @Override
+    public Origin origin() {
+        return origin;
     }
 
-    /**
-     * Dropwizard's size rules apply to the sizes the block gives. The defaults differ from Dropwizard's: when
-     * {@code maxSize} is not given, it grows to a larger {@code minSize} or {@code initialSize}.
-     */
-    private void checkSizes(RuleCheck check) {
-        if (!isInitialSizeGreaterThanMinSize()) {
-            check.error("initialSize", "must be greater than or equal to minSize");
-        }
-        int largest = Math.max(minSize == null ? 0 : minSize, initialSize == null ? 0 : initialSize);
-        if (largest <= maxSize) {
-            return;
-        }
-        if (maxSizeSet) {
-            if (!isMinSizeLessThanMaxSize()) {
-                check.error("minSize", "must be less than or equal to maxSize");
-            }
-            if (!isInitialSizeLessThanMaxSize()) {
-                check.error("initialSize", "must be less than or equal to maxSize");
-            }
-        } else {
-            String given = minSize != null && minSize == largest ? "minSize" : "initialSize";
-            maxSize = check.adjusted("maxSize", maxSize + " (default)", largest,
-                given + " is " + largest + " and the pool must be able to hold that many connections");
-        }
+    @Override
+    public void parsedFrom(Origin origin) {
+        this.origin = requireNonNull(origin, "origin");
     }
 
-    /**
-     * HikariCP's rules between the lifetime and the other timers; {@code maxConnectionAge} has been raised to its
-     * floor already.
-     */
-    private void checkLifetimes(RuleCheck check) {
-        long maxAge = maxConnectionAge.toMilliseconds();
-        if (maxAge == 0) {
-            return;
-        }
-        long idle = minIdleTime.toMilliseconds();
-        if (idle != 0 && idle + HikariFloors.IDLE_BELOW_LIFETIME_MS > maxAge) {
-            String why = "HikariCP needs it at least " + HikariFloors.readable(HikariFloors.IDLE_BELOW_LIFETIME_MS)
-                + " below maxConnectionAge (" + maxConnectionAge + ") and would otherwise never retire idle "
-                + "connections";
-            if (check.underHikariName("minIdleTime")) {
-                check.error("minIdleTime", "is too close to maxConnectionAge: " + why);
-            } else {
-                minIdleTime = check.adjusted("minIdleTime", minIdleTime,
-                    HikariFloors.readable(maxAge - HikariFloors.IDLE_BELOW_LIFETIME_MS), why);
-            }
-        }
-        long keepalive = keepaliveTime.toMilliseconds();
-        if (keepalive != 0 && keepalive >= maxAge) {
-            String why = "HikariCP tests idle connections only more often than maxConnectionAge ("
-                + maxConnectionAge + "), which replaces them anyway";
-            if (keepaliveTimeSet) {
-                check.error("keepaliveTime", "must be less than maxConnectionAge: " + why);
-            } else {
-                keepaliveTime = check.adjusted("keepaliveTime", keepaliveTime + " (default)",
-                    Duration.seconds(0), why);
-            }
-        }
-        long leak = leakDetectionThreshold.toMilliseconds();
-        if (leak > maxAge) {
-            check.error("leakDetectionThreshold", "must not be longer than maxConnectionAge (" + maxConnectionAge
-                + "): HikariCP would never report a leak");
-        }
-    }
-
-    /**
-     * Without {@code minSize} HikariCP keeps {@code maxSize} connections open (its fixed-size pool) where Dropwizard's
-     * pool keeps up to 10 idle: said once, at validation, so that {@code check} shows it. On such a pool HikariCP
-     * closes no idle connection, so a stated {@code minIdleTime} has no effect: it is said here in the block's names,
-     * and HikariCP gets 0, which it accepts silently (HikariCP 7.1 warns about any other value there).
-     */
-    private void checkFixedPool(RuleCheck check) {
-        if (getMinSize() < maxSize) {
-            return;
-        }
-        String why = minSize == null
-            ? "minSize is not set, so the pool keeps maxSize (" + maxSize + ") connections open"
-            : "minSize equals maxSize (" + maxSize + "), so the pool keeps that many connections open";
-        if (maxSizeSet && minSize == null) {
-            check.notice("maxSize", "is " + maxSize + " and minSize is not set: the pool opens " + maxSize
-                + " connections and keeps them open (HikariCP's fixed-size pool), where Dropwizard's pool closes "
-                + "idle connections above minSize, 10 by default; state minSize (minSize: 10 for Dropwizard's "
-                + "behaviour, or minSize: " + maxSize + " to keep this fixed pool without this warning)");
-        }
-        if (idleTimeoutWithoutEffect(check)) {
-            check.adjusted("minIdleTime", minIdleTime, Duration.seconds(0), why + " and closes no idle connection; "
-                + "set minSize below maxSize (Dropwizard's default is 10) for idle connections above it to close "
-                + "after minIdleTime");
-        }
-    }
-
-    private boolean idleTimeoutWithoutEffect(RuleCheck check) {
-        boolean stated = check.states("minIdleTime") || !minIdleTime.equals(HIKARI_DEFAULT_IDLE_TIME);
-        return getMinSize() >= maxSize && minIdleTime.toMilliseconds() != 0 && stated;
-    }
-
-    // at validation, like the other warnings, so that the check command shows them
-    private void warnAboutPoolerOnce(RuleCheck check) {
-        if (pooler != PoolerMode.TRANSACTION) {
-            return;
-        }
-        boolean isolationSet = defaultTransactionIsolation != TransactionIsolation.DEFAULT;
-        for (PoolerWarning warning : TransactionPoolerCheck.check(url, properties, initializationQuery,
-            isolationSet, schema)) {
-            if (LoggedOnce.firstTime(this, "pooler:" + warning.field())) {
-                LOGGER.warn("{} cannot work as set behind a transaction pooler ({} is {}): {}",
-                    check.origin().pathOf(warning.field()), check.origin().pathOf("pooler"), pooler,
-                    warning.reason());
-            }
-        }
-    }
-
-    private void warnAboutTomcatOnlySettingsOnce(RuleCheck check) {
-        for (String key : getTomcatOnlySettings()) {
-            if (LoggedOnce.firstTime(this, "tomcat:" + key)) {
-                LOGGER.warn(TOMCAT_ONLY.warning(check.origin().pathOf(key), key));
-            }
-        }
+    @Override
+    public LoggedOnce loggedOnce() {
+        return loggedOnce;
     }
 
     /**
@@ -1427,7 +933,7 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      */
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
-        return minSize == null || minSize <= maxSize;
+        return minSize == null || minSize <= getMaxSize();
     }
 
     /**
@@ -1435,7 +941,8 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      */
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
-        return initialSize == null || initialSize <= maxSize;
+        Integer initialSize = initialSizeGiven();
+        return initialSize == null || initialSize <= getMaxSize();
     }
 
     /**
@@ -1443,25 +950,23 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
      */
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
+        Integer initialSize = initialSizeGiven();
         return initialSize == null || minSize == null || minSize <= initialSize;
     }
 
-    private boolean isHealthCheckPropertiesValid() {
-        return healthCheckProperties.entrySet().stream().allMatch(entry ->
-            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()));
+    @Nullable
+    Integer minSizeGiven() {
+        return minSize;
     }
 
-    private Duration getEffectiveValidationQueryTimeout() {
-        if (validationQueryTimeout != null) {
-            return validationQueryTimeout;
-        }
-        return longerThan(DEFAULT_VALIDATION_TIMEOUT, maxWaitForConnection)
-            ? maxWaitForConnection : DEFAULT_VALIDATION_TIMEOUT;
+    @Nullable
+    Duration validationQueryTimeoutGiven() {
+        return validationQueryTimeout;
     }
 
     /**
      * Runs the rules again (a factory may have been changed since it was validated, or built without
-     * validation): adjusted values are applied and warned about once, errors are thrown.
+     * validation): warnings not logged yet are logged, errors are thrown.
      */
     private RuleCheck applyRules() {
         RuleCheck check = SettingsCheck.run(this);
@@ -1497,19 +1002,24 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         config.setPassword(password);
         config.setDataSourceProperties(toProperties(properties));
         config.setMinimumIdle(getMinSize());
-        config.setMaximumPoolSize(maxSize);
-        config.setConnectionTimeout(maxWaitForConnection.toMilliseconds());
-        config.setIdleTimeout(idleTimeoutWithoutEffect(check) ? 0 : minIdleTime.toMilliseconds());
-        config.setMaxLifetime(maxConnectionAge.toMilliseconds());
-        config.setKeepaliveTime(keepaliveTime.toMilliseconds());
+        config.setMaximumPoolSize(getMaxSize());
+        Duration maxWait = check.used("maxWaitForConnection", maxWaitForConnection);
+        config.setConnectionTimeout(maxWait.toMilliseconds());
+        config.setIdleTimeout(check.used("minIdleTime", minIdleTime).toMilliseconds());
+        Duration maxAge = check.used("maxConnectionAge", maxConnectionAge);
+        config.setMaxLifetime(maxAge == null ? 0 : maxAge.toMilliseconds());
+        config.setKeepaliveTime(check.used("keepaliveTime", keepaliveTime).toMilliseconds());
         config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());
         config.setConnectionTestQuery(validationQuery);
-        config.setValidationTimeout(getEffectiveValidationQueryTimeout().toMilliseconds());
+        config.setValidationTimeout(check.used("validationQueryTimeout",
+            SettingsRules.validationTimeout(validationQueryTimeout, maxWait)).toMilliseconds());
         config.setConnectionInitSql(initializationQuery);
-        config.setAutoCommit(autoCommitByDefault);
-        config.setReadOnly(readOnlyByDefault);
+        // null is the driver's default; JDBC says a new connection auto-commits and is not read-only
+        config.setAutoCommit(autoCommitByDefault == null || autoCommitByDefault);
+        config.setReadOnly(readOnlyByDefault != null && readOnlyByDefault);
         config.setCatalog(defaultCatalog);
-        config.setTransactionIsolation(IsolationNames.hikariName(defaultTransactionIsolation));
+        config.setTransactionIsolation(defaultTransactionIsolation == null ? null
+            : IsolationNames.hikariName(defaultTransactionIsolation));
         config.setSchema(schema);
         config.setInitializationFailTimeout(initializationFailTimeoutMillis());
         config.setIsolateInternalQueries(isolateInternalQueries);
@@ -1558,6 +1068,10 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
         return pool;
     }
 
+    /**
+     * @return every setting, as the pool would be built from it; the password, secret-looking driver properties
+     * and passwords inside URLs masked
+     */
     @Override
     public String toString() {
         return "HikariDataSourceFactory{"
@@ -1566,37 +1080,40 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             + ", driverClass=" + driverClass
             + ", user=" + user
             + ", password=" + (password == null ? "none" : Redaction.MASK)
-            + ", properties=" + Redaction.properties(properties)
+            + ", properties=" + (properties == null ? null : Redaction.properties(properties))
             + ", minSize=" + getMinSize()
-            + ", maxSize=" + maxSize
+            + ", maxSize=" + getMaxSize()
             + ", maxWaitForConnection=" + maxWaitForConnection
             + ", minIdleTime=" + minIdleTime
             + ", maxConnectionAge=" + maxConnectionAge
             + ", keepaliveTime=" + keepaliveTime
             + ", leakDetectionThreshold=" + leakDetectionThreshold
             + ", validationQuery=" + validationQuery
-            + ", validationQueryTimeout=" + getEffectiveValidationQueryTimeout()
-            + ", defaultTransactionIsolation=" + defaultTransactionIsolation
+            + ", validationQueryTimeout=" + getValidationQueryTimeout().orElse(null)
+            + ", initializationQuery=" + initializationQuery
             + ", autoCommitByDefault=" + autoCommitByDefault
             + ", readOnlyByDefault=" + readOnlyByDefault
+            + ", defaultCatalog=" + defaultCatalog
+            + ", defaultTransactionIsolation=" + defaultTransactionIsolation
+            + ", schema=" + schema
+            + ", initializationFailTimeout=" + initializationFailTimeout
+            + ", isolateInternalQueries=" + isolateInternalQueries
+            + ", allowPoolSuspension=" + allowPoolSuspension
+            + ", registerMbeans=" + registerMbeans
+            + ", exceptionOverrideClassName=" + exceptionOverrideClassName
+            + ", credentialsProviderClassName=" + credentialsProviderClassName
+            + ", credentials=" + credentials
+            + ", healthCheckProperties=" + healthCheckProperties
+            + ", tomcatMetricNames=" + tomcatMetricNames
+            + ", evictOn=" + evictOn
+            + ", failoverEviction=" + failoverEviction
+            + ", recoveryProbeInterval=" + recoveryProbeInterval
+            + ", autoCommentsEnabled=" + autoCommentsEnabled
+            + ", fairBorrowing=" + fairBorrowing
+            + ", admission=" + admission
             + ", pooler=" + pooler
+            + ", tomcatOnlySettings=" + getTomcatOnlySettings()
             + '}';
-    }
-
-    private static boolean longerThan(Duration value, Duration other) {
-        return value.toNanoseconds() > other.toNanoseconds();
-    }
-
-    private static boolean isSet(@Nullable String value) {
-        return value != null && !value.isBlank();
-    }
-
-    private static boolean isNonNegativeLong(@Nullable String value) {
-        try {
-            return value != null && Long.parseLong(value.trim()) >= 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     private static Properties toProperties(Map<String, String> values) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
@@ -88,9 +89,13 @@ class AdjustedValuesTest {
                 + "connections",
             "hikari.keepaliveTime is 2 minutes (default); using 0 seconds instead: HikariCP tests idle "
                 + "connections only more often than maxConnectionAge (1 minute), which replaces them anyway");
-        assertThat(factory.getMinIdleTime()).isEqualTo(Duration.seconds(59));
-        assertThat(factory.getKeepaliveTime()).isEqualTo(Duration.seconds(0));
-        assertHikariChangesNothing(factory.toHikariConfig(metrics, "short-lifetime"));
+        HikariConfig config = factory.toHikariConfig(metrics, "short-lifetime");
+        assertThat(config.getIdleTimeout()).isEqualTo(Duration.seconds(59).toMilliseconds());
+        assertThat(config.getKeepaliveTime()).isZero();
+        // the values used live in the resolved configuration; the settings stay as given
+        assertThat(factory.getMinIdleTime()).isEqualTo(Duration.minutes(10));
+        assertThat(factory.getKeepaliveTime()).isEqualTo(Duration.minutes(2));
+        assertHikariChangesNothing(config);
         servesSelectOne(factory);
     }
 
@@ -104,8 +109,27 @@ class AdjustedValuesTest {
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(1));
         assertThat(factory.getMinSize()).isEqualTo(8);
         assertThat(factory.getMaxSize()).isEqualTo(32);
-        assertHikariChangesNothing(factory.toHikariConfig(metrics, "documented"));
+        HikariConfig config = factory.toHikariConfig(metrics, "documented");
+        assertThat(config.getValidationTimeout()).isEqualTo(1_000);
+        assertHikariChangesNothing(config);
         servesSelectOne(factory);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"adjusted_lifetime_below_defaults.yml", "dropwizard_documented.yml",
+        "adjusted_max_size_from_min_size.yml", "adjusted_connection_timeout_floor.yml"})
+    void validatingChangesNoSettingAndGivesTheSameResultEveryTime(String fixture) throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse(fixture);
+        String settings = factory.toString();
+        HikariConfig first = factory.toHikariConfig(metrics, "first");
+        Validator validator = Validators.newValidator();
+
+        assertThat(validator.validate(factory)).isEmpty();
+        assertThat(validator.validate(factory)).isEmpty();
+        HikariConfig again = factory.toHikariConfig(metrics, "again");
+
+        assertThat(factory.toString()).isEqualTo(settings);
+        assertThat(again).usingRecursiveComparison().ignoringFields("poolName").isEqualTo(first);
     }
 
     @Test

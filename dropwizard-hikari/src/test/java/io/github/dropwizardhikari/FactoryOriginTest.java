@@ -10,8 +10,7 @@ import io.dropwizard.configuration.ConfigurationFactory;
 import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
-import io.github.dropwizardhikari.config.binding.Origin;
-import io.github.dropwizardhikari.config.binding.Origins;
+import io.github.dropwizardhikari.config.Origin;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,13 +57,13 @@ class FactoryOriginTest {
         AppConfig config = parse("hikari:\n  url: jdbc:h2:mem:a\n  maximumPoolSize: 4\n"
             + "databases:\n  primary:\n    jdbcUrl: jdbc:h2:mem:b\n    minSize: 1\n");
 
-        assertThat(Origins.of(config.hikari)).isEqualTo(new Origin("hikari",
+        assertThat(config.hikari.origin()).isEqualTo(new Origin("hikari",
             java.util.Set.of("url", "maximumPoolSize")));
-        assertThat(Origins.of(config.databases.get("primary")).path()).isEqualTo("databases.primary");
-        assertThat(Origins.of(config.databases.get("primary")).keys()).containsExactlyInAnyOrder("jdbcUrl",
+        assertThat(config.databases.get("primary").origin().path()).isEqualTo("databases.primary");
+        assertThat(config.databases.get("primary").origin().keys()).containsExactlyInAnyOrder("jdbcUrl",
             "minSize");
         assertThat(config.hikari.getMaxSize()).isEqualTo(4);
-        assertThat(Origins.of(new HikariDataSourceFactory())).isEqualTo(Origin.JAVA);
+        assertThat(new HikariDataSourceFactory().origin()).isEqualTo(Origin.JAVA);
     }
 
     @Test
@@ -73,8 +72,8 @@ class FactoryOriginTest {
             "{\"hikari\": {\"url\": \"jdbc:h2:mem:c\"}, \"databases\": {\"replica\": {\"url\": \"jdbc:h2:mem:d\"}}}",
             AppConfig.class);
 
-        assertThat(Origins.of(config.hikari).path()).isEqualTo("hikari");
-        assertThat(Origins.of(config.databases.get("replica")).path()).isEqualTo("databases.replica");
+        assertThat(config.hikari.origin().path()).isEqualTo("hikari");
+        assertThat(config.databases.get("replica").origin().path()).isEqualTo("databases.replica");
     }
 
     @Test

@@ -11,7 +11,7 @@ import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
-import io.github.dropwizardhikari.config.isolation.IsolationNames;
+import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import org.junit.jupiter.api.BeforeAll;

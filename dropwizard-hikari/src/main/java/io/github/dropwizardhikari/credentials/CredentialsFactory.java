@@ -6,8 +6,6 @@ import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.Optional;
@@ -30,7 +28,6 @@ import java.util.concurrent.TimeUnit;
  * the end of a file are ignored.</p>
  */
 public class CredentialsFactory {
-    private static final Logger LOGGER = LoggerFactory.getLogger(CredentialsFactory.class);
 
     @Nullable
     @ReadableFile
@@ -90,27 +87,23 @@ public class CredentialsFactory {
     }
 
     /**
-     * Warns when connections may outlive their credentials: a database that revokes an expired credential (Vault's
+     * Says when connections may outlive their credentials: a database that revokes an expired credential (Vault's
      * dynamic secrets drop the role) closes the connections opened with it under the pool.
      *
      * @param path             the configuration path of this block, such as {@code hikari.credentials}
-     * @param maxConnectionAge the pool's {@code maxConnectionAge}; 0 means no limit
-     * @return whether it warned
+     * @param maxConnectionAge the pool's {@code maxConnectionAge}; {@code null} or 0 means no limit
+     * @return the warning, if connections may outlive the credentials
      */
-    public boolean warnIfConnectionsOutliveCredentials(String path, Duration maxConnectionAge) {
-        if (lifetime == null) {
-            return false;
-        }
-        long maxAge = maxConnectionAge.toMilliseconds();
-        if (maxAge != 0 && maxAge <= lifetime.toMilliseconds()) {
-            return false;
+    public Optional<String> lifetimeWarning(String path, @Nullable Duration maxConnectionAge) {
+        long maxAge = maxConnectionAge == null ? 0 : maxConnectionAge.toMilliseconds();
+        if (lifetime == null || (maxAge != 0 && maxAge <= lifetime.toMilliseconds())) {
+            return Optional.empty();
         }
         String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
-        LOGGER.warn("{}maxConnectionAge ({}) is longer than {}.lifetime ({}): connections may outlive the "
-                + "credentials they were opened with, and fail when the database revokes them. Set {}maxConnectionAge "
-                + "below the lifetime (leave time for the file to be renewed).", parent,
-            maxAge == 0 ? "no limit" : maxConnectionAge, path, lifetime, parent);
-        return true;
+        return Optional.of(parent + "maxConnectionAge (" + (maxAge == 0 ? "no limit" : maxConnectionAge)
+            + ") is longer than " + path + ".lifetime (" + lifetime + "): connections may outlive the credentials "
+            + "they were opened with, and fail when the database revokes them. Set " + parent + "maxConnectionAge "
+            + "below the lifetime (leave time for the file to be renewed).");
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.github.dropwizardhikari.credentials;
 
-import io.github.dropwizardhikari.config.rules.MessageTemplates;
+import io.github.dropwizardhikari.config.MessageTemplates;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import org.jspecify.annotations.Nullable;

@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.config.redaction.Redaction;
+import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import org.jspecify.annotations.Nullable;

@@ -1,8 +1,5 @@
 package io.github.dropwizardhikari.credentials;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.util.Credentials;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.BaseValidator;
@@ -11,7 +8,6 @@ import jakarta.validation.Validator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -108,31 +104,21 @@ class FileCredentialsProviderTest {
 
     @Test
     void warnsWhenConnectionsMayOutliveTheCredential() {
-        Logger logger = (Logger) LoggerFactory.getLogger(CredentialsFactory.class);
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        try {
-            CredentialsFactory factory = new CredentialsFactory();
-            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(30)))
-                .as("no lifetime, no warning").isFalse();
-            factory.setLifetime(Duration.minutes(15));
+        CredentialsFactory factory = new CredentialsFactory();
+        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(30)))
+            .as("no lifetime, no warning").isEmpty();
+        factory.setLifetime(Duration.minutes(15));
 
-            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(10)))
-                .isFalse();
-            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.minutes(30)))
-                .isTrue();
-            assertThat(factory.warnIfConnectionsOutliveCredentials("hikari.credentials", Duration.seconds(0)))
-                .isTrue();
-        } finally {
-            logger.detachAppender(appender);
-        }
-        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(10))).isEmpty();
+        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(30))).contains(
             "hikari.maxConnectionAge (30 minutes) is longer than hikari.credentials.lifetime (15 minutes): connections "
                 + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
-                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).",
+                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.seconds(0))).contains(
             "hikari.maxConnectionAge (no limit) is longer than hikari.credentials.lifetime (15 minutes): connections "
                 + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
                 + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+        assertThat(factory.lifetimeWarning("hikari.credentials", null)).as("null: no limit, as in Dropwizard")
+            .isPresent();
     }
 }

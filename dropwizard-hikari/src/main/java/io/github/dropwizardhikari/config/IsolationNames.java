@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.isolation;
+package io.github.dropwizardhikari.config;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.binding;
+package io.github.dropwizardhikari.config;
 
 import java.util.Set;
 

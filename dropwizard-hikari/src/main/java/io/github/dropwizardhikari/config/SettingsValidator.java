@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -31,18 +31,13 @@ public final class SettingsValidator implements ConstraintValidator<ValidSetting
     }
 
     /**
-     * Logs each adjustment of {@code check} that {@code block} has not logged yet.
+     * Logs each warning of {@code check} that {@code block} has not logged yet, on the logger of the block's class.
      */
-    public static void warnOnce(Object block, RuleCheck check) {
+    public static void warnOnce(CrossFieldRules block, RuleCheck check) {
         Logger logger = LoggerFactory.getLogger(block.getClass());
-        for (Adjustment adjustment : check.adjustments()) {
-            if (LoggedOnce.firstTime(block, "adjusted:" + adjustment.field())) {
-                logger.warn(adjustment.warning(check.origin().pathOf(adjustment.field())));
-            }
-        }
-        check.notices().forEach((field, message) -> {
-            if (LoggedOnce.firstTime(block, "notice:" + field)) {
-                logger.warn(check.origin().pathOf(field) + " " + message);
+        check.warnings().forEach((key, message) -> {
+            if (block.loggedOnce().firstTime(key)) {
+                logger.warn(message);
             }
         });
     }

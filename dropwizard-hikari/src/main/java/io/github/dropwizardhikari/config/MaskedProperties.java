@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.redaction;
+package io.github.dropwizardhikari.config;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializerProvider;

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.binding;
+package io.github.dropwizardhikari.config;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
@@ -22,10 +22,9 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Binds a configuration block with Jackson's own bean deserializer, and records its {@link Origin}: the path it
- * was found at (so warnings name {@code hikari.maxWaitForConnection}, not just {@code maxWaitForConnection}) and
- * the keys it states (so a setting given under two names can be refused, and unset settings told apart from
- * defaults).
+ * Binds a configuration block with Jackson's own bean deserializer, and hands the block its {@link Origin}: the
+ * path it was found at (so warnings name {@code hikari.maxWaitForConnection}, not just {@code maxWaitForConnection})
+ * and the keys it states, as written (so a setting given under two names, or under HikariCP's name, is told).
  *
  * <p>Use it as a class-level {@code @JsonDeserialize(using = OriginRecordingDeserializer.class)}. Unknown keys
  * still reach Jackson's own failure, which Dropwizard turns into its "Did you mean" message.</p>
@@ -85,7 +84,9 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
         if (parsed != null) {
             Set<String> keys = new LinkedHashSet<>();
             block.fieldNames().forEachRemaining(keys::add);
-            Origins.record(parsed, new Origin(path, keys));
+            if (parsed instanceof CrossFieldRules) {
+                ((CrossFieldRules) parsed).parsedFrom(new Origin(path, keys));
+            }
         }
         return parsed;
     }

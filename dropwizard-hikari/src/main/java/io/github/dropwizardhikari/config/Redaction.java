@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.redaction;
+package io.github.dropwizardhikari.config;
 
 import org.jspecify.annotations.Nullable;
 

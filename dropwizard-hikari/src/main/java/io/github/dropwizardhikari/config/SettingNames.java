@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -8,15 +8,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The YAML names of each setting of a factory class: its own name and its HikariCP aliases, read from the
  * {@code @JsonProperty} and {@code @JsonAlias} annotations on its fields.
  */
 public final class SettingNames {
-    private static final Map<Class<?>, SettingNames> BY_CLASS = new ConcurrentHashMap<>();
-
     private final Map<String, List<String>> aliasesByField;
 
     private SettingNames(Map<String, List<String>> aliasesByField) {
@@ -24,10 +21,6 @@ public final class SettingNames {
     }
 
     public static SettingNames of(Class<?> factoryClass) {
-        return BY_CLASS.computeIfAbsent(factoryClass, SettingNames::read);
-    }
-
-    private static SettingNames read(Class<?> factoryClass) {
         Map<String, List<String>> aliases = new LinkedHashMap<>();
         for (Class<?> type = factoryClass; type != Object.class; type = type.getSuperclass()) {
             for (Field field : type.getDeclaredFields()) {

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.Payload;

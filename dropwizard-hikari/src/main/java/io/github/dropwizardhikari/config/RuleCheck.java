@@ -1,16 +1,14 @@
-package io.github.dropwizardhikari.config.rules;
-
-import io.github.dropwizardhikari.config.binding.Origin;
+package io.github.dropwizardhikari.config;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * What one check of a configuration block found: errors, and values replaced with safe ones.
+ * What one check of a configuration block found: errors, the values to use instead of those HikariCP cannot
+ * honour, and warnings. The block itself is never changed: the values to use are read from here.
  */
 public final class RuleCheck {
     /**
@@ -26,7 +24,8 @@ public final class RuleCheck {
     private final SettingNames names;
     private final List<Error> errors = new ArrayList<>();
     private final Map<String, Adjustment> adjustments = new LinkedHashMap<>();
-    private final Map<String, String> notices = new LinkedHashMap<>();
+    private final Map<String, Object> used = new LinkedHashMap<>();
+    private final Map<String, String> warnings = new LinkedHashMap<>();
 
     RuleCheck(Origin origin, SettingNames names) {
         this.origin = origin;
@@ -68,7 +67,16 @@ public final class RuleCheck {
     public <T> T adjusted(String field, Object asked, T used, String why) {
         adjustments.merge(field, new Adjustment(field, String.valueOf(asked), String.valueOf(used), why),
             (first, last) -> new Adjustment(field, first.asked(), last.used(), last.why()));
+        this.used.put(field, used);
         return used;
+    }
+
+    /**
+     * @return the value to use for {@code field}: the adjusted one if the check adjusted it, else {@code given}
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T used(String field, T given) {
+        return (T) used.getOrDefault(field, given);
     }
 
     /**
@@ -76,14 +84,14 @@ public final class RuleCheck {
      * follows the setting's full path.
      */
     public void notice(String field, String message) {
-        notices.putIfAbsent(field, message);
+        warn("notice:" + field, origin.pathOf(field) + " " + message);
     }
 
     /**
-     * @return whether the block states {@code field}, under its own name or an alias
+     * Records a warning that is complete as it is; {@code key} says which, so that it is logged once.
      */
-    public boolean states(String field) {
-        return origin.keys().contains(field) || underHikariName(field);
+    public void warn(String key, String message) {
+        warnings.putIfAbsent(key, message);
     }
 
     public List<Error> errors() {
@@ -94,15 +102,18 @@ public final class RuleCheck {
         return List.copyOf(adjustments.values());
     }
 
-    public Map<String, String> notices() {
-        return Collections.unmodifiableMap(notices);
+    /**
+     * @return every warning, each once, keyed by what it is about: the adjustments first, then the others
+     */
+    public Map<String, String> warnings() {
+        Map<String, String> all = new LinkedHashMap<>();
+        adjustments.values().forEach(adjustment -> all.put("adjusted:" + adjustment.field(),
+            adjustment.warning(origin.pathOf(adjustment.field()))));
+        all.putAll(warnings);
+        return all;
     }
 
     public Origin origin() {
         return origin;
-    }
-
-    Set<String> keys() {
-        return origin.keys();
     }
 }

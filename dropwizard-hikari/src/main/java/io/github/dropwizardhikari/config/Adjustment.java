@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 /**
  * A value HikariCP cannot honour exactly, replaced with the nearest safe one.

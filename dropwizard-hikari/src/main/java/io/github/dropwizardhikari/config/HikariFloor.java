@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

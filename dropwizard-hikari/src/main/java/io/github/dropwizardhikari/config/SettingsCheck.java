@@ -1,8 +1,7 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.config.binding.Origins;
 
 import java.lang.reflect.Field;
 import java.util.List;
@@ -10,14 +9,14 @@ import java.util.stream.Collectors;
 
 /**
  * Runs every rule of a configuration block: the {@link HikariFloor} of each field, one name per setting, and the
- * block's {@link CrossFieldRules}, in that order (cross-field rules see values already raised to their floors).
+ * block's {@link CrossFieldRules}, in that order (cross-field rules read the values raised to their floors from the check).
  */
 public final class SettingsCheck {
     private SettingsCheck() {
     }
 
     public static RuleCheck run(CrossFieldRules block) {
-        RuleCheck check = new RuleCheck(Origins.of(block), SettingNames.of(block.getClass()));
+        RuleCheck check = new RuleCheck(block.origin(), SettingNames.of(block.getClass()));
         checkOneNamePerSetting(block, check);
         checkFloors(block, check);
         block.checkCrossFieldRules(check);
@@ -26,7 +25,7 @@ public final class SettingsCheck {
 
     private static void checkOneNamePerSetting(CrossFieldRules block, RuleCheck check) {
         SettingNames.of(block.getClass()).allNames().forEach((field, names) -> {
-            List<String> given = names.stream().filter(check.keys()::contains).collect(Collectors.toList());
+            List<String> given = names.stream().filter(check.origin().keys()::contains).collect(Collectors.toList());
             if (given.size() > 1) {
                 check.errorAt(field, "is given twice, as " + String.join(" and as ", given)
                     + ": these name the same setting; keep one");
@@ -58,7 +57,7 @@ public final class SettingsCheck {
                 // Dropwizard's own rule for its duration settings
                 check.error(name, "must be greater than 0 MILLISECONDS");
             } else if (value.toMilliseconds() < floor.millis()) {
-                write(block, field, check.adjusted(name, value, lowest, floor.why()));
+                check.adjusted(name, value, lowest, floor.why());
             }
             return;
         }
@@ -76,14 +75,6 @@ public final class SettingsCheck {
             return field.get(block);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("cannot read " + field, e);
-        }
-    }
-
-    private static void write(Object block, Field field, Object value) {
-        try {
-            field.set(block, value);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("cannot write " + field, e);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config.rules;
+package io.github.dropwizardhikari.config;
 
 /** Text for Bean Validation's message templates. */
 public final class MessageTemplates {
