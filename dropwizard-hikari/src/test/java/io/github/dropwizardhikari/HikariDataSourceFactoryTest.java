@@ -18,8 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -323,6 +325,22 @@ class HikariDataSourceFactoryTest {
 
         assertThat(text).doesNotContain("s3cret-full", "url-secret", "property-secret")
             .contains("password=<masked>", "ssl=true", "sslmode=require", "user=sa");
+    }
+
+    @Test
+    void toStringNamesEverySetting() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        com.fasterxml.jackson.databind.JsonNode json = io.dropwizard.jackson.Jackson.newObjectMapper()
+            .valueToTree(factory);
+        List<String> settings = new ArrayList<>();
+        json.fieldNames().forEachRemaining(settings::add);
+        settings.add("password");
+
+        String text = factory.toString();
+
+        assertThat(settings).hasSizeGreaterThanOrEqualTo(37);
+        assertThat(settings).allSatisfy(setting ->
+            assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "="));
     }
 
     @Test
