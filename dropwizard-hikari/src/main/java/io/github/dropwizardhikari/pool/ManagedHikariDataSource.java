@@ -9,7 +9,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import com.zaxxer.hikari.pool.HikariPool;
-import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.borrow.FairBorrowGate;
 import io.github.dropwizardhikari.eviction.ConnectionErrors;
@@ -329,7 +328,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         HikariDataSource started;
         try {
             started = new GatedHikariDataSource(config, resized, queue);
-        } catch (PoolInitializationException e) {
+        } catch (RuntimeException e) {
+            // whatever HikariCP refuses to start with leaves nothing behind; its initialization failure carries the
+            // connection failure as its cause
             if (newGate != null) {
                 newGate.unregister();
             }
