@@ -4,7 +4,8 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
-import com.zaxxer.hikari.pool.HikariPool;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
 import org.jspecify.annotations.Nullable;
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +30,18 @@ import java.util.concurrent.TimeUnit;
  * A borrower that runs out of time gets the same {@link SQLTransientConnectionException}, with the same message, as
  * from HikariCP's own timeout, and {@code <pool>.pool.ConnectionTimeoutRate} counts it.</p>
  *
+ * <p>HikariCP's public API has one timeout per pool, not per borrow: {@code getConnection()} waits up to
+ * {@code connectionTimeout}. A borrower that finds a free place has all of it left and simply calls it. A borrower
+ * that queued arms a {@link BorrowDeadline} for what is left: when that passes, the deadline interrupts the
+ * borrowing thread (the caller's own, never one of HikariCP's), HikariCP (7.1.0) ends its interruptible wait for a
+ * connection with an {@code SQLException}, and the gate clears its interrupt and throws the timeout. The borrow
+ * stays on the borrowing thread, so HikariCP's leak detection records that thread's stack and the pool's metrics
+ * count its wait. One daemon thread per pool runs the deadlines, started by the first borrower that queues.</p>
+ *
+ * <p>An interrupt also closes the socket a virtual thread (JDK 21+) is blocked in, or an NIO channel on any thread.
+ * Inside HikariCP's borrow that can only be the alive-check of the idle connection it is about to hand out: the
+ * connection then counts as dead, and HikariCP evicts it and opens another. Nothing else is lost.</p>
+ *
  * <p>A borrower queued at the gate is waiting for a connection, and the pool's figures say so: the pool's
  * {@code PendingConnections} counts it and its {@code Wait} records the whole wait, gate and HikariCP together
  * ({@link QueueBeforeThePool}). As detail: {@code <pool>.pool.GateWaiting} (gauge: borrowers queued at the gate
@@ -41,6 +55,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     private final MetricRegistry metrics;
     private final Places places;
     private final Timer wait;
+    private final ScheduledThreadPoolExecutor deadlines;
     private int size;
 
     /**
@@ -56,6 +71,13 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         this.wait = metrics.register(waitName(poolName),
             new Timer(new WindowedHdrReservoir()));
         metrics.register(waitingName(poolName), (Gauge<Integer>) this::waiting);
+        // its one thread starts with the first borrower that queues
+        this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, poolName + ":borrow-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        deadlines.setRemoveOnCancelPolicy(true);
     }
 
     public static String waitName(String poolName) {
@@ -69,45 +91,70 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     /**
      * Takes a place, waiting in arrival order if need be, then a connection from HikariCP.
      *
-     * @param pool          HikariCP's pool
+     * @param pool          HikariCP's data source; its pool bean counts the borrowers queued here among those
+     *                      waiting, as every reader of it does
      * @param timeoutMillis the longest the whole borrow may take: the pool's connection timeout
      * @return the connection, which gives its place back when closed
      * @throws SQLTransientConnectionException when no connection came in time
      * @throws SQLException                    whatever else HikariCP throws, or when the thread is interrupted
      */
-    public Connection borrow(HikariPool pool, long timeoutMillis) throws SQLException {
-        long start = 0;
-        long left = timeoutMillis;
-        boolean queued = false;
+    public Connection borrow(HikariDataSource pool, long timeoutMillis) throws SQLException {
         try {
             // the timed form with no wait honours the queue, where tryAcquire() would jump it; a free place costs
             // no clock reading, which is most of the gate's cost on a pool's fast path
-            if (!places.tryAcquire(0, TimeUnit.NANOSECONDS)) {
-                queued = true;
-                start = System.nanoTime();
-                if (!queue(timeoutMillis, start)) {
-                    throw timeout(pool, start, null);
-                }
-                long queuedNanos = System.nanoTime() - start;
-                left = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(queuedNanos);
-                QUEUED_NANOS.set(queuedNanos);
+            if (places.tryAcquire(0, TimeUnit.NANOSECONDS)) {
+                return fromPool(pool);
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException(poolName + " - Interrupted during connection acquisition", e);
+            throw interrupted(e);
         }
+        return afterQueueing(pool, timeoutMillis);
+    }
+
+    /** A borrower with a place at once has the whole timeout left: HikariCP's own wait is the right one. */
+    private Connection fromPool(HikariDataSource pool) throws SQLException {
         Connection connection;
         try {
-            connection = pool.getConnection(Math.max(left, 0));
-        } catch (SQLTransientConnectionException e) {
-            QUEUED_NANOS.remove();
-            release();
-            throw queued ? timeout(pool, start, e) : e;
+            connection = pool.getConnection();
         } catch (SQLException | RuntimeException e) {
-            QUEUED_NANOS.remove();
             release();
             throw e;
         }
+        return new GatedConnection(connection, this);
+    }
+
+    /** A borrower that queued has only the rest of the timeout left inside HikariCP: its deadline ends the wait. */
+    private Connection afterQueueing(HikariDataSource pool, long timeoutMillis) throws SQLException {
+        long start = System.nanoTime();
+        try {
+            if (!queue(timeoutMillis, start)) {
+                throw timeout(pool, start, null);
+            }
+        } catch (InterruptedException e) {
+            throw interrupted(e);
+        }
+        long queuedNanos = System.nanoTime() - start;
+        QUEUED_NANOS.set(queuedNanos);
+        BorrowDeadline deadline = BorrowDeadline.arm(deadlines,
+            TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - queuedNanos);
+        Connection connection;
+        try {
+            connection = pool.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            boolean expired = deadline.disarm();
+            QUEUED_NANOS.remove();
+            release();
+            if (e instanceof SQLTransientConnectionException) {
+                throw timeout(pool, start, (SQLTransientConnectionException) e);
+            }
+            if (expired && e instanceof SQLException) {
+                // HikariCP's answer to the deadline's interrupt
+                throw timeout(pool, start, null);
+            }
+            throw e;
+        }
+        // a connection that came as time ran out is the borrower's all the same
+        deadline.disarm();
         return new GatedConnection(connection, this);
     }
 
@@ -120,10 +167,15 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         }
     }
 
+    private SQLException interrupted(InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new SQLException(poolName + " - Interrupted during connection acquisition", e);
+    }
+
     /**
      * HikariCP's timeout, with the time of the whole borrow: the same type, message, SQL state and cause.
      */
-    private SQLTransientConnectionException timeout(HikariPool pool, long start,
+    private SQLTransientConnectionException timeout(HikariDataSource pool, long start,
                                                     @Nullable SQLTransientConnectionException fromHikari) {
         if (fromHikari == null) {
             Meter timeouts = metrics.getMeters().get(MetricRegistry.name(poolName, "pool", "ConnectionTimeoutRate"));
@@ -132,9 +184,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             }
         }
         String message = poolName + " - Connection is not available, request timed out after "
-            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms (total=" + pool.getTotalConnections()
-            + ", active=" + pool.getActiveConnections() + ", idle=" + pool.getIdleConnections() + ", waiting="
-            + (pool.getThreadsAwaitingConnection() + waiting()) + ")";
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms" + counts(pool.getHikariPoolMXBean());
         if (fromHikari == null) {
             return new SQLTransientConnectionException(message);
         }
@@ -144,6 +194,15 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             timeout.setNextException(fromHikari.getNextException());
         }
         return timeout;
+    }
+
+    private static String counts(@Nullable HikariPoolMXBean pool) {
+        if (pool == null) {
+            // closed meanwhile
+            return "";
+        }
+        return " (total=" + pool.getTotalConnections() + ", active=" + pool.getActiveConnections() + ", idle="
+            + pool.getIdleConnections() + ", waiting=" + pool.getThreadsAwaitingConnection() + ")";
     }
 
     void release() {
@@ -188,11 +247,13 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     }
 
     /**
-     * Removes the gate's metrics, so that a pool of the same name can be built again.
+     * Removes the gate's metrics, so that a pool of the same name can be built again, and ends its deadlines'
+     * thread once the deadlines still armed have passed.
      */
     public void unregister() {
         metrics.remove(waitName(poolName));
         metrics.remove(waitingName(poolName));
+        deadlines.shutdown();
     }
 
     @Override

@@ -3,11 +3,8 @@ package io.github.dropwizardhikari.pool;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import com.zaxxer.hikari.pool.HikariPool;
 import io.github.dropwizardhikari.borrow.GatedConnection;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
-
-import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.util.function.IntConsumer;
@@ -43,12 +40,6 @@ final class GatedHikariDataSource extends HikariDataSource {
     public HikariPoolMXBean getHikariPoolMXBean() {
         HikariPoolMXBean pool = super.getHikariPoolMXBean();
         return pool == null || queue == QueueBeforeThePool.NONE ? pool : new QueueCountingPoolBean(pool, queue);
-    }
-
-    /** @return HikariCP's pool itself, whose timed borrow the gate calls; {@code null} once closed */
-    @Nullable
-    HikariPool hikariPool() {
-        return (HikariPool) super.getHikariPoolMXBean();
     }
 
     @Override

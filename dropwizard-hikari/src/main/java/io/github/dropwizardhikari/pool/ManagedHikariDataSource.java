@@ -8,8 +8,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.SQLExceptionOverride;
-import com.zaxxer.hikari.pool.HikariPool;
-import com.zaxxer.hikari.pool.HikariPool.PoolInitializationException;
 import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.borrow.FairBorrowGate;
 import io.github.dropwizardhikari.eviction.ConnectionErrors;
@@ -206,13 +204,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         if (runningGate == null) {
             return running.getConnection();
         }
-        // HikariCP's data source is its pool's only way in; the pool's own getConnection takes the time left
-        HikariPool hikariPool = ((GatedHikariDataSource) running).hikariPool();
-        if (hikariPool == null) {
-            // closed meanwhile: HikariCP says so in its own words
-            return running.getConnection();
-        }
-        return runningGate.borrow(hikariPool, running.getConnectionTimeout());
+        return runningGate.borrow(running, running.getConnectionTimeout());
     }
 
     @Override
@@ -329,7 +321,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         HikariDataSource started;
         try {
             started = new GatedHikariDataSource(config, resized, queue);
-        } catch (PoolInitializationException e) {
+        } catch (RuntimeException e) {
+            // whatever HikariCP refuses to start with leaves nothing behind; its initialization failure carries the
+            // connection failure as its cause
             if (newGate != null) {
                 newGate.unregister();
             }

@@ -148,6 +148,35 @@ class FairBorrowGateTest {
         assertThat(gateOf(dataSource).freePlaces()).isEqualTo(1);
     }
 
+    @Test
+    void aBorrowerWhoseTimeRunsOutInsideHikariAfterQueueingKeepsNoInterruptAndBorrowsAgain() throws Exception {
+        ManagedHikariDataSource dataSource = build("deadline", 1, 1_000);
+        HikariDataSource hikari = dataSource.unwrap(HikariDataSource.class);
+        long timeoutsBefore = metrics.meter("deadline.pool.ConnectionTimeoutRate").getCount();
+        try (Connection outsideTheGate = hikari.getConnection()) {
+            CompletableFuture<Long> first = timedBorrow(dataSource);
+            await("the first borrower is past the gate", () -> gateOf(dataSource).freePlaces() == 0);
+            TimeUnit.MILLISECONDS.sleep(500);
+            long started = System.nanoTime();
+
+            // queues until the first times out, then waits inside HikariCP until its own deadline
+            assertThatThrownBy(dataSource::getConnection)
+                .isExactlyInstanceOf(SQLTransientConnectionException.class)
+                .hasMessageMatching("deadline - Connection is not available, request timed out after \\d+ms "
+                    + "\\(total=1, active=1, idle=0, waiting=\\d+\\)")
+                .hasNoCause();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isBetween(1_000L, 3_000L);
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+            first.get(20, TimeUnit.SECONDS);
+        }
+        // HikariCP counted the first borrower's timeout, the gate the second's: each once
+        assertThat(metrics.meter("deadline.pool.ConnectionTimeoutRate").getCount()).isEqualTo(timeoutsBefore + 2);
+        try (Connection again = dataSource.getConnection()) {
+            assertThat(again.isValid(1)).isTrue();
+        }
+        assertThat(gateOf(dataSource).freePlaces()).isEqualTo(1);
+    }
+
     /** Borrows and expects the timeout; answers how long it took by the exception's own account. */
     private CompletableFuture<Long> timedBorrow(ManagedHikariDataSource dataSource) {
         return CompletableFuture.supplyAsync(() -> {
