@@ -41,7 +41,6 @@ import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.pooler.PoolerWarning;
 import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
 import io.github.dropwizardhikari.sizing.PoolSizing;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -1551,10 +1550,11 @@ public class HikariDataSourceFactory implements PooledDataSourceFactory, CrossFi
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
             return new UnusableDataSource(name, unusable);
         }
+        Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            PoolRegistry.healthChecks(metricRegistry).orElse(null),
+            application.flatMap(ApplicationPools::healthChecks).orElse(null),
             new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
-        PoolRegistry.built(metricRegistry, pool);
+        application.ifPresent(pools -> pools.built(pool));
         return pool;
     }
 
