@@ -1,13 +1,11 @@
 package io.github.dropwizardhikari;
 
-import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -30,7 +28,9 @@ import static java.util.Objects.requireNonNull;
  * (Dropwizard builds the environment from these two), so every pool built with the application's metric registry,
  * by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this one, or the application, registers
  * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
- * when configured) beside its metrics. The factory holds settings only.</p>
+ * when configured) beside its metrics. The factory holds settings only; how the pairing reaches
+ * {@code build(MetricRegistry, String)} without any static state, and why it shows as the gauge
+ * {@code io.github.dropwizardhikari.HikariBundle.pools}, is explained in one place: {@code ApplicationPools}.</p>
  *
  * <p>The bundle changes the pool and nothing else: it never touches Jetty, so no request that does not borrow a
  * connection is delayed or refused because of it. Pool-aware admission of HTTP requests is a bundle of its own,
@@ -66,22 +66,24 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
 
     @Override
     public void initialize(Bootstrap<?> bootstrap) {
-        PoolRegistry.pair(bootstrap.getMetricRegistry(), bootstrap.getHealthCheckRegistry());
+        ApplicationPools.of(bootstrap.getMetricRegistry()).pair(bootstrap.getHealthCheckRegistry());
     }
 
     @Override
     public void run(T configuration, Environment environment) {
         this.environment = requireNonNull(environment, "environment");
         // the same pair as in initialize, unless the application replaced a registry since
-        PoolRegistry.pair(environment.metrics(), environment.healthChecks());
+        ApplicationPools pools = ApplicationPools.of(environment.metrics());
+        pools.pair(environment.healthChecks());
         this.factory = getDataSourceFactory(configuration);
         if (factory == null) {
             LOGGER.info("No HikariCP data source configured; {} does nothing", getClass().getName());
             return;
         }
-        // the tasks ask the registry at each request, so they find pools built after this point too
-        MetricRegistry metrics = environment.metrics();
-        PoolTasks.register(environment, () -> PoolRegistry.pools(metrics));
+        // the tasks ask at each request, so they find pools built after this point too
+        if (pools.firstTasksFor(environment)) {
+            PoolTasks.register(environment, pools::pools);
+        }
     }
 
     /**

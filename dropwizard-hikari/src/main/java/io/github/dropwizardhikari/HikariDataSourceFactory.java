@@ -36,7 +36,6 @@ import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.pooler.PoolerMode;
 import io.github.dropwizardhikari.sizing.PoolSizing;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -1061,10 +1060,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
             return new UnusableDataSource(name, unusable);
         }
+        Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            PoolRegistry.healthChecks(metricRegistry).orElse(null),
+            application.flatMap(ApplicationPools::healthChecks).orElse(null),
             new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
-        PoolRegistry.built(metricRegistry, pool);
+        application.ifPresent(pools -> pools.built(pool));
         return pool;
     }
 

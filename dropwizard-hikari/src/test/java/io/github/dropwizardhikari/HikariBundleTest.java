@@ -3,6 +3,7 @@ package io.github.dropwizardhikari;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
@@ -13,13 +14,13 @@ import io.github.dropwizardhikari.admission.PoolAdmissionBundle;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
 import io.github.dropwizardhikari.pool.CountingDriver;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.util.List;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -185,20 +186,33 @@ class HikariBundleTest {
             .hasMessage("no HikariCP data source is configured");
     }
 
-    @Test
-    void aPoolBuiltBeforeTheBundleRunsGetsHealthChecksToo() throws Exception {
-        Bootstrap<AppConfiguration> bootstrap = new Bootstrap<>(new Application<>() {
+    private static Bootstrap<AppConfiguration> bootstrap() {
+        return new Bootstrap<>(new Application<>() {
             @Override
             public void run(AppConfiguration configuration, Environment environment) {
                 // not started: the test drives the phases itself
             }
         });
+    }
+
+    /** Built as Dropwizard's EnvironmentCommand builds it: from the bootstrap's registries. */
+    private static Environment environment(Bootstrap<AppConfiguration> bootstrap, String name) {
+        return new Environment(name, bootstrap.getObjectMapper(), bootstrap.getValidatorFactory(),
+            bootstrap.getMetricRegistry(), bootstrap.getClassLoader(), bootstrap.getHealthCheckRegistry(),
+            new AppConfiguration());
+    }
+
+    /** The open pools the admin tasks of the environment's application see. */
+    private static List<ManagedHikariDataSource> pools(Environment environment) {
+        return ApplicationPools.in(environment.metrics()).orElseThrow().pools();
+    }
+
+    @Test
+    void aPoolBuiltBeforeTheBundleRunsGetsHealthChecksToo() throws Exception {
+        Bootstrap<AppConfiguration> bootstrap = bootstrap();
         AppBundle bundle = new AppBundle();
         bundle.initialize(bootstrap);
-        // built as Dropwizard's EnvironmentCommand builds it: from the bootstrap's registries
-        Environment started = new Environment("bundle-order", bootstrap.getObjectMapper(),
-            bootstrap.getValidatorFactory(), bootstrap.getMetricRegistry(), bootstrap.getClassLoader(),
-            bootstrap.getHealthCheckRegistry(), new AppConfiguration());
+        Environment started = environment(bootstrap, "bundle-order");
         AppConfiguration configuration = configuration("bundle-order");
 
         // what a HibernateBundle added before HikariBundle does in its own run()
@@ -209,12 +223,118 @@ class HikariBundleTest {
 
         assertThat(started.healthChecks().getNames()).contains("early.pool.ConnectivityCheck");
         assertThat(started.healthChecks().runHealthCheck("early.pool.ConnectivityCheck").isHealthy()).isTrue();
-        assertThat(PoolRegistry.pools(started.metrics())).containsExactly((ManagedHikariDataSource) early);
+        assertThat(pools(started)).containsExactly((ManagedHikariDataSource) early);
 
         stopAll(started.lifecycle());
 
         assertThat(started.healthChecks().getNames()).doesNotContain("early.pool.ConnectivityCheck");
-        assertThat(PoolRegistry.pools(started.metrics())).isEmpty();
+        assertThat(pools(started)).isEmpty();
+    }
+
+    /**
+     * What a {@code HibernateBundle} added before {@code HikariBundle} does in its {@code run()}: it builds its pool
+     * and starts it (Hibernate opens a connection to read the database's metadata) before our bundle runs.
+     */
+    static class PoolStartingBundle implements ConfiguredBundle<AppConfiguration> {
+        ManagedDataSource pool;
+
+        @Override
+        public void run(AppConfiguration configuration, Environment environment) throws Exception {
+            pool = configuration.hikari.build(environment.metrics(), "hibernate");
+            environment.lifecycle().manage(pool);
+            pool.getConnection().close();
+        }
+    }
+
+    @Test
+    void aBundleAddedFirstThatStartsItsPoolInItsRunGetsHealthChecks() throws Exception {
+        Bootstrap<AppConfiguration> bootstrap = bootstrap();
+        PoolStartingBundle hibernate = new PoolStartingBundle();
+        bootstrap.addBundle(hibernate);
+        bootstrap.addBundle(new AppBundle());
+        // as Application.run does right after initialize: a JMX reporter on the registry, which rejects any
+        // metric that is not one of Metrics' five types
+        bootstrap.registerMetrics();
+        try {
+            Environment started = environment(bootstrap, "hibernate-first");
+            bootstrap.run(configuration("hibernate-first"), started);
+            assertThat(((ManagedHikariDataSource) hibernate.pool).isRunning()).as("started before ours ran").isTrue();
+            startAll(started.lifecycle());
+
+            assertThat(started.healthChecks().getNames()).contains("hibernate.pool.ConnectivityCheck");
+            assertThat(started.healthChecks().runHealthCheck("hibernate.pool.ConnectivityCheck").isHealthy())
+                .isTrue();
+            assertThat(started.metrics().getGauges().get(ApplicationPools.NAME).getValue()).isEqualTo(1);
+
+            stopAll(started.lifecycle());
+
+            assertThat(started.healthChecks().getNames()).doesNotContain("hibernate.pool.ConnectivityCheck");
+            assertThat(started.metrics().getGauges().get(ApplicationPools.NAME).getValue()).isEqualTo(0);
+        } finally {
+            requireNonNull(bootstrap.getJmxReporter()).stop();
+        }
+    }
+
+    @Test
+    void twoApplicationsInOneJvmSeeOnlyTheirOwnPools() throws Exception {
+        Bootstrap<AppConfiguration> firstBootstrap = bootstrap();
+        Bootstrap<AppConfiguration> secondBootstrap = bootstrap();
+        firstBootstrap.addBundle(new AppBundle());
+        secondBootstrap.addBundle(new AppBundle());
+        Environment first = environment(firstBootstrap, "first");
+        Environment second = environment(secondBootstrap, "second");
+        AppConfiguration firstConfiguration = configuration("first-application");
+        AppConfiguration secondConfiguration = configuration("second-application");
+        firstBootstrap.run(firstConfiguration, first);
+        secondBootstrap.run(secondConfiguration, second);
+
+        ManagedDataSource orders = firstConfiguration.hikari.build(first.metrics(), "orders");
+        ManagedDataSource billing = secondConfiguration.hikari.build(second.metrics(), "billing");
+        orders.start();
+        billing.start();
+        try {
+            assertThat(pools(first)).containsExactly((ManagedHikariDataSource) orders);
+            assertThat(pools(second)).containsExactly((ManagedHikariDataSource) billing);
+            assertThat(first.healthChecks().getNames())
+                .contains("orders.pool.ConnectivityCheck").doesNotContain("billing.pool.ConnectivityCheck");
+            assertThat(second.healthChecks().getNames())
+                .contains("billing.pool.ConnectivityCheck").doesNotContain("orders.pool.ConnectivityCheck");
+
+            orders.stop();
+
+            assertThat(pools(first)).isEmpty();
+            assertThat(pools(second)).containsExactly((ManagedHikariDataSource) billing);
+            assertThat(second.healthChecks().getNames()).contains("billing.pool.ConnectivityCheck");
+        } finally {
+            orders.stop();
+            billing.stop();
+        }
+    }
+
+    @Test
+    void aSecondBundleSharesTheApplicationsPoolsAndTheTasksAreAddedOnce() throws Exception {
+        Bootstrap<AppConfiguration> bootstrap = bootstrap();
+        AppBundle one = new AppBundle();
+        AppBundle two = new AppBundle() {
+            @Override
+            protected String name() {
+                return "second";
+            }
+        };
+        bootstrap.addBundle(one);
+        bootstrap.addBundle(two);
+        Environment started = environment(bootstrap, "two-bundles");
+        bootstrap.run(configuration("two-bundles"), started);
+
+        ManagedHikariDataSource first = (ManagedHikariDataSource) one.getDataSource();
+        ManagedHikariDataSource second = (ManagedHikariDataSource) two.getDataSource();
+
+        assertThat(started.metrics().getNames()).filteredOn(name -> name.startsWith(ApplicationPools.NAME))
+            .containsExactly(ApplicationPools.NAME);
+        assertThat(pools(started)).containsExactly(first, second);
+        assertThat(started.getAdminContext().getServletHandler().getFilters())
+            .filteredOn(filter -> filter.getName().equals("dropwizard-hikari-pool-tasks"))
+            .hasSize(1);
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.github.dropwizardhikari.tasks;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.servlets.tasks.Task;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import jakarta.servlet.ServletException;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.Comparator;
@@ -22,13 +24,17 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A task first {@linkplain #check checks} the request and the pool's state, and only then acts, so a refused
  * request changes nothing. {@link PoolTaskRefusals} runs the check before Dropwizard's task servlet and answers a
- * refusal with its own status (400 or 409); the servlet itself would answer every exception with a 500.</p>
+ * refusal with its own status (400 or 409); the servlet itself would answer every exception with a 500. A request
+ * that passes goes on to the servlet, and {@link #execute} runs what the filter checked instead of checking again:
+ * once per request, so the pool acted on is the one the check found.</p>
  */
 public abstract class PoolTask extends Task {
     static final String POOL = "pool";
 
     private final KnownPools pools;
     private final Set<String> parameters;
+    // what PoolTaskRefusals checked for the request this thread is serving, until the servlet has run the task
+    private final ThreadLocal<Action> checkedRequest = new ThreadLocal<>();
 
     /**
      * @param name       the task's name: its path below {@code /tasks/} on the admin port
@@ -48,9 +54,29 @@ public abstract class PoolTask extends Task {
         void run(PrintWriter output) throws Exception;
     }
 
+    /** The rest of a filter chain, which reaches the task servlet and so {@link #execute}. */
+    @FunctionalInterface
+    interface RestOfChain {
+        void proceed() throws IOException, ServletException;
+    }
+
     @Override
     public final void execute(Map<String, List<String>> parameters, PrintWriter output) throws Exception {
-        check(parameters).run(output);
+        Action checked = checkedRequest.get();
+        (checked != null ? checked : check(parameters)).run(output);
+    }
+
+    /**
+     * Lets the request go on to the task servlet, whose call to {@link #execute} on this thread runs
+     * {@code checked} instead of checking the request a second time.
+     */
+    final void proceedChecked(Action checked, RestOfChain rest) throws IOException, ServletException {
+        checkedRequest.set(requireNonNull(checked, "checked"));
+        try {
+            rest.proceed();
+        } finally {
+            checkedRequest.remove();
+        }
     }
 
     /**

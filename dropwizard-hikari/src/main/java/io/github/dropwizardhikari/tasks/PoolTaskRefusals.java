@@ -20,7 +20,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Runs a pool task's checks in front of Dropwizard's task servlet, which answers any exception with a 500 and an
  * ERROR log. A refused request gets the refusal's status (400 or 409) and message here and never reaches the
- * task; an accepted one goes on to the servlet, which runs the task as usual.
+ * task; an accepted one goes on to the servlet, which runs the task as usual, with this check's result.
  */
 final class PoolTaskRefusals implements Filter {
     private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();
@@ -35,19 +35,22 @@ final class PoolTaskRefusals implements Filter {
         throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
         PoolTask task = tasksByPath.get(http.getPathInfo());
-        if (task != null && "POST".equals(http.getMethod())) {
-            try {
-                task.check(parameters(http));
-            } catch (TaskRefusal refusal) {
-                HttpServletResponse httpResponse = (HttpServletResponse) response;
-                httpResponse.setStatus(refusal.getStatus());
-                httpResponse.setContentType("text/plain;charset=UTF-8");
-                httpResponse.setCharacterEncoding(StandardCharsets.UTF_8.name());
-                httpResponse.getWriter().println(requireNonNull(refusal.getMessage()));
-                return;
-            }
+        if (task == null || !"POST".equals(http.getMethod())) {
+            chain.doFilter(request, response);
+            return;
         }
-        chain.doFilter(request, response);
+        PoolTask.Action checked;
+        try {
+            checked = task.check(parameters(http));
+        } catch (TaskRefusal refusal) {
+            HttpServletResponse httpResponse = (HttpServletResponse) response;
+            httpResponse.setStatus(refusal.getStatus());
+            httpResponse.setContentType("text/plain;charset=UTF-8");
+            httpResponse.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            httpResponse.getWriter().println(requireNonNull(refusal.getMessage()));
+            return;
+        }
+        task.proceedChecked(checked, () -> chain.doFilter(request, response));
     }
 
     private static Map<String, List<String>> parameters(HttpServletRequest request) {

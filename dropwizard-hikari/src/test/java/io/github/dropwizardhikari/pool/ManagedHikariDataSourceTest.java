@@ -9,8 +9,8 @@ import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.BundleInitialization;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +57,7 @@ class ManagedHikariDataSourceTest {
         factory.setMaxSize(4);
         factory.setMaxWaitForConnection(Duration.milliseconds(500));
         factory.setValidationQueryTimeout(Duration.milliseconds(250));
-        PoolRegistry.pair(metrics, healthChecks);
+        BundleInitialization.pair(metrics, healthChecks);
         ManagedHikariDataSource dataSource = (ManagedHikariDataSource) factory.build(metrics, name);
         built.add(dataSource);
         return dataSource;
@@ -194,7 +194,7 @@ class ManagedHikariDataSourceTest {
         factory.setUrl(CountingDriver.url("percentile"));
         factory.setMaxSize(2);
         factory.setHealthCheckProperties(java.util.Map.of("expected99thPercentileMs", "1000"));
-        PoolRegistry.pair(metrics, healthChecks);
+        BundleInitialization.pair(metrics, healthChecks);
         ManagedDataSource dataSource = factory.build(metrics, "percentile");
         built.add(dataSource);
 

@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.tasks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.testing.ResourceHelpers;
@@ -257,5 +258,18 @@ class PoolTasksTest {
             assertThat(response.body()).contains("pool lazy has not started yet");
         }
         assertThat(POOLS.get("lazy").isRunning()).isFalse();
+    }
+
+    @Test
+    void theAdminPortShowsTheBundlesGaugeOfTheApplicationsPools() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + APP.getAdminPort() + "/metrics"))
+            .timeout(Duration.ofSeconds(20))
+            .build();
+        String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+
+        JsonNode pools = APP.getObjectMapper().readTree(body).path("gauges")
+            .path("io.github.dropwizardhikari.HikariBundle.pools");
+        assertThat(pools.path("value").asInt()).as("alpha, beta and lazy, built and not stopped").isEqualTo(3);
     }
 }

@@ -12,9 +12,9 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.BundleInitialization;
 import io.github.dropwizardhikari.it.pools.OnTime;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -419,7 +419,7 @@ class FaultsPostgresIT {
         if (pool == PoolConfiguration.HIKARI) {
             HikariDataSourceFactory factory = PoolConfiguration.hikari(target, 2, TIMEOUT);
             // what HikariBundle.initialize does for an application
-            PoolRegistry.pair(metrics, healthChecks);
+            BundleInitialization.pair(metrics, healthChecks);
             factory.setHealthCheckProperties(java.util.Map.of("connectivityCheckTimeoutMs", "1000"));
             return factory.build(metrics, name);
         }

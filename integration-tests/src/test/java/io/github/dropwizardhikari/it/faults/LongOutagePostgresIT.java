@@ -8,8 +8,8 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.BundleInitialization;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
-import io.github.dropwizardhikari.registry.PoolRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -76,7 +76,7 @@ class LongOutagePostgresIT {
         if (pool == PoolConfiguration.HIKARI) {
             HikariDataSourceFactory factory = PoolConfiguration.hikari(target, 2, DROPWIZARD_DEFAULT_WAIT);
             settings.accept(factory);
-            PoolRegistry.pair(metrics, checks);
+            BundleInitialization.pair(metrics, checks);
             return factory.build(metrics, name);
         }
         DataSourceFactory factory = PoolConfiguration.safe(PoolConfiguration.tomcat(target, 2, DROPWIZARD_DEFAULT_WAIT),
