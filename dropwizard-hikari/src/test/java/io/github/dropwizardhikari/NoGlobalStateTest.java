@@ -31,10 +31,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NoGlobalStateTest {
     /** {@code class#field}, and why it is allowed although it can change. */
     private static final Map<String, String> ALLOWED = Map.ofEntries(
-        Map.entry("io.github.dropwizardhikari.config.binding.Origins#ORIGINS", "removed by the factory rewrite"),
-        Map.entry("io.github.dropwizardhikari.config.rules.LoggedOnce#LOGGED", "removed by the factory rewrite"),
-        Map.entry("io.github.dropwizardhikari.config.rules.SettingNames#BY_CLASS", "a cache of what a factory "
-            + "class declares: the same answer for every application, computed once per class"),
         Map.entry("io.github.dropwizardhikari.borrow.FairBorrowGate#QUEUED_NANOS", "a ThreadLocal: each thread "
             + "reads only what it wrote itself, while it borrows"));
 
