@@ -1,0 +1,83 @@
+package io.github.dropwizardhikari.pool;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import io.github.dropwizardhikari.health.WaitPercentileCheck;
+import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
+import org.jspecify.annotations.Nullable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
+import java.util.function.UnaryOperator;
+
+/**
+ * HikariCP's health checks of one pool in the application's registry: HikariCP registers them in a registry of
+ * the pool's own, and each is registered again here wrapped ({@link PoolHealthCheck}), so that it answers at once
+ * for a closed pool and can be removed on stop.
+ */
+final class PoolHealthChecks {
+    private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
+    // HikariCP's connectivity check waits this long; by default the validation timeout, never maxWaitForConnection
+    private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
+
+    private final String poolName;
+    @Nullable
+    private final HealthCheckRegistry application;
+    private final HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
+    private final List<String> registered = new ArrayList<>();
+
+    PoolHealthChecks(String poolName, @Nullable HealthCheckRegistry application) {
+        this.poolName = poolName;
+        this.application = application;
+    }
+
+    /** Points HikariCP at the pool's own registry, and bounds its connectivity check. */
+    void configure(HikariConfig config) {
+        if (application != null) {
+            config.setHealthCheckRegistry(hikariChecks);
+        }
+        config.getHealthCheckProperties().putIfAbsent(CHECK_TIMEOUT_PROPERTY,
+            Long.toString(Math.min(config.getValidationTimeout(), config.getConnectionTimeout())));
+    }
+
+    /**
+     * Registers HikariCP's checks in the application's registry, once the pool has started.
+     *
+     * @param connectivity wraps HikariCP's connectivity check, given its time-out in milliseconds
+     */
+    synchronized void register(HikariConfig config, @Nullable MetricRegistry metrics, BooleanSupplier closed,
+                               LongFunction<UnaryOperator<HealthCheck>> connectivity) {
+        if (application == null) {
+            return;
+        }
+        // HikariCP adds its 99th-percentile check only when it records into a registry itself; the bundle's
+        // tracker records instead, so the bundle adds the check, reading the same timer
+        long expected99 = Long.parseLong(config.getHealthCheckProperties()
+            .getProperty(WaitPercentileCheck.PROPERTY, "0").trim());
+        Timer wait = metrics == null ? null : metrics.getTimers().get(PoolMetricsTrackerFactory.waitName(poolName));
+        if (expected99 > 0 && wait != null) {
+            hikariChecks.register(poolName + WaitPercentileCheck.NAME, new WaitPercentileCheck(wait, expected99));
+        }
+        long timeout = Long.parseLong(config.getHealthCheckProperties().getProperty(CHECK_TIMEOUT_PROPERTY).trim());
+        for (String name : hikariChecks.getNames()) {
+            HealthCheck check = hikariChecks.getHealthCheck(name);
+            if (name.equals(poolName + CONNECTIVITY_CHECK)) {
+                check = connectivity.apply(timeout).apply(check);
+            }
+            application.register(name, new PoolHealthCheck(check, closed, poolName));
+            registered.add(name);
+        }
+    }
+
+    synchronized void unregister() {
+        if (application != null) {
+            registered.forEach(application::unregister);
+        }
+        registered.clear();
+    }
+}
