@@ -34,8 +34,8 @@ import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pool.UnusableDataSource;
-import io.github.dropwizardhikari.pooler.PoolerMode;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
+import io.github.dropwizardhikari.scaleout.PoolSizing;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -158,14 +158,14 @@ import static java.util.Objects.requireNonNull;
  * mapping.</td></tr>
  * <tr><td>{@code evictOn}</td><td></td><td>{@code []}</td><td>Errors that evict the connection that threw them,
  * besides the built-in connection-loss codes of the pool's driver, for PostgreSQL, MariaDB/MySQL and H2 (see {@link
- * io.github.dropwizardhikari.eviction.ConnectionErrors}); an all-digit entry matches the SQLState or the vendor code.
+ * io.github.dropwizardhikari.faults.ConnectionErrors}); an all-digit entry matches the SQLState or the vendor code.
  * Rule: each a five-character SQLState ({@code 08S01}) or a whole-number vendor code ({@code 2013}). Out of range:
  * error.</td></tr>
  * <tr><td>{@code failoverEviction}</td><td></td><td>{@code true}</td><td>On evidence that the server changed (a
  * write refused as read-only on a pool that is not {@code readOnlyByDefault}, connection loss on two connections
  * within a second, the end of an outage), evicts every connection of the pool at once (one WARN per event); one
  * session's death evicts only its own connection; see {@link
- * io.github.dropwizardhikari.failover.FailoverEviction}.</td></tr>
+ * io.github.dropwizardhikari.faults.FailoverEviction}.</td></tr>
  * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 250 milliseconds}</td><td>While the database does
  * not accept connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's
  * back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.faults.OutageRecovery}. Rule: 0 (off)
@@ -850,7 +850,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     /**
      * @return whether borrowers that find every connection out wait for one in arrival order (see
-     * {@link io.github.dropwizardhikari.borrow.FairBorrowGate})
+     * {@link io.github.dropwizardhikari.fairness.FairBorrowGate})
      */
     @JsonProperty
     public boolean isFairBorrowing() {

@@ -5,10 +5,10 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.config.HikariFloors;
 import io.github.dropwizardhikari.config.RuleCheck;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
-import io.github.dropwizardhikari.eviction.EvictOn;
-import io.github.dropwizardhikari.pooler.PoolerMode;
-import io.github.dropwizardhikari.pooler.PoolerWarning;
-import io.github.dropwizardhikari.pooler.TransactionPoolerCheck;
+import io.github.dropwizardhikari.faults.EvictOn;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
+import io.github.dropwizardhikari.scaleout.PoolerWarning;
+import io.github.dropwizardhikari.scaleout.TransactionPoolerCheck;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Map;

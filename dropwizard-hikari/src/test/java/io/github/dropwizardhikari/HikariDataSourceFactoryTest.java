@@ -9,7 +9,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
-import io.github.dropwizardhikari.pooler.PoolerMode;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;

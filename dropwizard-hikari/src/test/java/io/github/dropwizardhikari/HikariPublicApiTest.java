@@ -70,7 +70,7 @@ class HikariPublicApiTest {
     @Test
     void theScanReadsEveryMainClass() {
         assertThat(mainClasses().keySet()).contains("io/github/dropwizardhikari/HikariBundle.class",
-            "io/github/dropwizardhikari/borrow/FairBorrowGate.class",
+            "io/github/dropwizardhikari/fairness/FairBorrowGate.class",
             "io/github/dropwizardhikari/pool/ManagedHikariDataSource.class").hasSizeGreaterThan(50);
     }
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NoGlobalStateTest {
     /** {@code class#field}, and why it is allowed although it can change. */
     private static final Map<String, String> ALLOWED = Map.ofEntries(
-        Map.entry("io.github.dropwizardhikari.borrow.FairBorrowGate#QUEUED_NANOS", "a ThreadLocal: each thread "
+        Map.entry("io.github.dropwizardhikari.fairness.FairBorrowGate#QUEUED_NANOS", "a ThreadLocal: each thread "
             + "reads only what it wrote itself, while it borrows"));
 
     /** Types whose instances never change once built, or hold no state of their own. */

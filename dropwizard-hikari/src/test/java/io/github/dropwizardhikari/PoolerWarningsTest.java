@@ -5,7 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
-import io.github.dropwizardhikari.pooler.PoolerMode;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

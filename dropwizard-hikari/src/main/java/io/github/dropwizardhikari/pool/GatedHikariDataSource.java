@@ -3,7 +3,7 @@ package io.github.dropwizardhikari.pool;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import io.github.dropwizardhikari.borrow.GatedConnection;
+import io.github.dropwizardhikari.fairness.GatedConnection;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 
 import java.sql.Connection;

@@ -5,7 +5,7 @@ import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
-import io.github.dropwizardhikari.health.WaitPercentileCheck;
+import io.github.dropwizardhikari.metrics.WaitPercentileCheck;
 import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
 import org.jspecify.annotations.Nullable;
 

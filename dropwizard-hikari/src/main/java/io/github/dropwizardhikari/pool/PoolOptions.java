@@ -1,7 +1,7 @@
 package io.github.dropwizardhikari.pool;
 
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.scaleout.PoolSizing;
 
 import static java.util.Objects.requireNonNull;
 

@@ -2,7 +2,7 @@ package io.github.dropwizardhikari.it.borrow;
 
 import com.codahale.metrics.MetricRegistry;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.borrow.FairBorrowGate;
+import io.github.dropwizardhikari.fairness.FairBorrowGate;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;

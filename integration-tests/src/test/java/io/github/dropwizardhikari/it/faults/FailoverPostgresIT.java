@@ -6,7 +6,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.failover.FailoverEviction;
+import io.github.dropwizardhikari.faults.FailoverEviction;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;

@@ -4,7 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.github.dropwizardhikari.sizing.PoolSizing;
+import io.github.dropwizardhikari.scaleout.PoolSizing;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;

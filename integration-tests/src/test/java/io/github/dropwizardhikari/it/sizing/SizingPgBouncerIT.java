@@ -10,7 +10,7 @@ import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStack;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStacks;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
-import io.github.dropwizardhikari.pooler.PoolerMode;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

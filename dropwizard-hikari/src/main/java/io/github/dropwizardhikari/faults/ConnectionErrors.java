@@ -1,0 +1,109 @@
+package io.github.dropwizardhikari.faults;
+
+import org.jspecify.annotations.Nullable;
+
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What a pool's driver reports when a connection is gone, and when a server refuses a write because it is
+ * read-only, for the drivers this project tests (PostgreSQL, MariaDB/MySQL, H2).
+ *
+ * <p>The standard SQLStates count whatever the driver: class {@code 08} (connection exception) and {@code 25006}
+ * (read-only transaction). Vendor states and error codes count only on a pool whose driver owns them, told by its
+ * URL or class names: MariaDB's 2013 means "lost connection" from MariaDB's driver and something else, or
+ * nothing, from another.</p>
+ *
+ * <p>HikariCP evicts on SQLState class {@code 08}, a few PostgreSQL states and three vendor codes. The rest of a
+ * driver's "the connection is gone" errors leave a dead connection in the pool, which the next borrower gets
+ * back when it was used within the last 500 ms (HikariCP does not validate more recently used connections).</p>
+ */
+public final class ConnectionErrors {
+    // PostgreSQL: admin_shutdown (pg_terminate_backend, fast shutdown), crash_shutdown, cannot_connect_now,
+    // idle_session_timeout; idle_in_transaction_session_timeout closes the session too
+    private static final ConnectionErrors POSTGRESQL = new ConnectionErrors("PostgreSQL",
+        Set.of("57P01", "57P02", "57P03", "57P05", "25P03"), Set.of(), Set.of());
+    // MariaDB/MySQL vendor codes: CR_CONNECTION_ERROR, CR_CONN_HOST_ERROR, CR_SERVER_GONE_ERROR, CR_SERVER_LOST,
+    // CR_SERVER_LOST_EXTENDED, ER_CONNECTION_KILLED, ER_SERVER_SHUTDOWN, ER_NORMAL_SHUTDOWN, ER_GOT_SIGNAL,
+    // ER_SHUTDOWN_COMPLETE, ER_ABORTING_CONNECTION, ER_NEW_ABORTING_CONNECTION, ER_CLIENT_INTERACTION_TIMEOUT;
+    // read-only: ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_READ_ONLY_MODE
+    private static final ConnectionErrors MARIADB = new ConnectionErrors("MariaDB/MySQL", Set.of(),
+        Set.of(2002, 2003, 2006, 2013, 2055, 1927, 1053, 1077, 1078, 1079, 1152, 1184, 4031), Set.of(1792, 1836));
+    // H2 (its SQLState is its error code): CONNECTION_BROKEN_1, DATABASE_IS_CLOSED, DATABASE_CALLED_AT_SHUTDOWN;
+    // read-only: DATABASE_IS_READ_ONLY
+    private static final ConnectionErrors H2 = new ConnectionErrors("H2", Set.of("90067", "90098", "90121"),
+        Set.of(), Set.of(90097));
+    private static final ConnectionErrors STANDARD = new ConnectionErrors("standard SQLStates only", Set.of(),
+        Set.of(), Set.of());
+
+    // read_only_sql_transaction: the standard's own state, which PostgreSQL and MySQL use
+    private static final String READ_ONLY_STATE = "25006";
+    // MySQL/MariaDB's ER_OPTION_PREVENTS_STATEMENT names the option that refused the statement; only --read-only
+    // counts
+    private static final int OPTION_PREVENTS_STATEMENT = 1290;
+
+    private final String driver;
+    private final Set<String> lostStates;
+    private final Set<Integer> lostCodes;
+    private final Set<Integer> readOnlyCodes;
+
+    private ConnectionErrors(String driver, Set<String> lostStates, Set<Integer> lostCodes,
+                             Set<Integer> readOnlyCodes) {
+        this.driver = driver;
+        this.lostStates = lostStates;
+        this.lostCodes = lostCodes;
+        this.readOnlyCodes = readOnlyCodes;
+    }
+
+    /**
+     * @param jdbcUrl             the pool's URL, or {@code null}
+     * @param driverClassName     its driver class, or {@code null}
+     * @param dataSourceClassName its data source class, or {@code null}
+     * @return the errors of the driver those name; the standard SQLStates alone for a driver not listed here
+     */
+    public static ConnectionErrors of(@Nullable String jdbcUrl, @Nullable String driverClassName,
+                                      @Nullable String dataSourceClassName) {
+        String names = (jdbcUrl + " " + driverClassName + " " + dataSourceClassName).toLowerCase(Locale.ROOT);
+        if (names.contains(":postgresql:") || names.contains("org.postgresql.")) {
+            return POSTGRESQL;
+        }
+        if (names.contains(":mariadb:") || names.contains(":mysql:") || names.contains("org.mariadb.")
+            || names.contains("com.mysql.")) {
+            return MARIADB;
+        }
+        if (names.contains(":h2:") || names.contains("org.h2.")) {
+            return H2;
+        }
+        return STANDARD;
+    }
+
+    /**
+     * @return whether {@code e} says the connection it came from can no longer be used
+     */
+    public boolean isConnectionLoss(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && (state.startsWith("08") || lostStates.contains(state))) {
+            return true;
+        }
+        return lostCodes.contains(e.getErrorCode());
+    }
+
+    /**
+     * @return whether {@code e} says the server refused a write because it is read-only (a demoted primary, a
+     * replica)
+     */
+    public boolean isReadOnlyRejection(SQLException e) {
+        if (READ_ONLY_STATE.equals(e.getSQLState()) || readOnlyCodes.contains(e.getErrorCode())) {
+            return true;
+        }
+        String message = e.getMessage();
+        return this == MARIADB && e.getErrorCode() == OPTION_PREVENTS_STATEMENT && message != null
+            && message.toLowerCase(Locale.ROOT).contains("read-only");
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectionErrors{" + driver + "}";
+    }
+}

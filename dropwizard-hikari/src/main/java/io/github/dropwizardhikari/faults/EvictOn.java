@@ -1,0 +1,47 @@
+package io.github.dropwizardhikari.faults;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The user's own list of errors that mean "this connection is gone" ({@code evictOn}): each entry is a SQLState
+ * ({@code 08S01}, {@code 57P01}) or a vendor error code ({@code 2013}). An entry made of digits only matches
+ * either, since some drivers (H2) use the error code as the SQLState.
+ */
+public final class EvictOn {
+    private final Set<String> entries;
+
+    public EvictOn(List<String> entries) {
+        this.entries = entries.stream().map(entry -> entry.trim().toUpperCase(Locale.ROOT))
+            .collect(Collectors.toUnmodifiableSet());
+    }
+
+    public static EvictOn none() {
+        return new EvictOn(List.of());
+    }
+
+    /**
+     * @return the first entry that is neither a five-character SQLState nor a vendor code, or {@code null}
+     */
+    public static String firstInvalid(List<String> entries) {
+        for (String entry : entries) {
+            String trimmed = entry == null ? "" : entry.trim();
+            if (!trimmed.matches("[0-9A-Za-z]{5}") && !trimmed.matches("-?[0-9]{1,9}")) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    public boolean matches(SQLException e) {
+        if (entries.isEmpty()) {
+            return false;
+        }
+        String state = e.getSQLState();
+        return (state != null && entries.contains(state.toUpperCase(Locale.ROOT)))
+            || entries.contains(Integer.toString(e.getErrorCode()));
+    }
+}

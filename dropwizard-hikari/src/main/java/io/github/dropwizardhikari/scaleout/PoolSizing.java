@@ -1,0 +1,101 @@
+package io.github.dropwizardhikari.scaleout;
+
+import com.zaxxer.hikari.HikariConfig;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server accepts: one INFO
+ * line, or a WARN when this pool alone would take more than half. Behind a transaction pooler the line says that
+ * the pooler's limit, the one this pool counts against, cannot be read, and gives the server's behind it.
+ *
+ * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start. It
+ * borrows one of the pool's connections, like any borrower, for one bounded query, so it opens no connection
+ * beyond {@code maxSize}; the borrow shows in the pool's figures as any other does. Every error becomes an INFO
+ * line that says why the limit is unknown. Databases whose limit it cannot read (judged from the URL or data
+ * source class) are not asked at all.</p>
+ */
+public final class PoolSizing {
+    private static final Logger LOGGER = LoggerFactory.getLogger(PoolSizing.class);
+    static final int QUERY_TIMEOUT_SECONDS = 2;
+
+    private final PoolerMode pooler;
+
+    /**
+     * @param pooler what the user declared stands in front of the server
+     */
+    public PoolSizing(PoolerMode pooler) {
+        this.pooler = requireNonNull(pooler, "pooler");
+    }
+
+    /** Sizing for a pool that talks to its server directly. */
+    public static PoolSizing direct() {
+        return new PoolSizing(PoolerMode.NONE);
+    }
+
+    /**
+     * Starts the report on a daemon thread and returns at once; returns {@code null} without starting one when the
+     * bundle cannot read this database's limit.
+     *
+     * @param config  the started pool's configuration
+     * @param connect borrows a connection of the pool
+     */
+    @Nullable
+    public Thread reportInBackground(HikariConfig config, Callable<Connection> connect) {
+        if (!knowsLimitOf(config.getJdbcUrl(), config.getDataSourceClassName())) {
+            LOGGER.debug("Pool {}: the bundle cannot read this database's connection limit", config.getPoolName());
+            return null;
+        }
+        String pool = config.getPoolName();
+        int maxSize = config.getMaximumPoolSize();
+        Thread thread = new Thread(() -> report(pool, maxSize, connect), pool + " sizing");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    static boolean knowsLimitOf(@Nullable String url, @Nullable String dataSourceClassName) {
+        String name = (url != null ? url : dataSourceClassName == null ? "" : dataSourceClassName)
+            .toLowerCase(Locale.ROOT);
+        return name.startsWith("jdbc:postgresql:") || name.startsWith("jdbc:mariadb:")
+            || name.startsWith("jdbc:mysql:") || name.startsWith("org.postgresql.")
+            || name.startsWith("org.mariadb.") || name.startsWith("com.mysql.");
+    }
+
+    private void report(String pool, int maxSize, Callable<Connection> connect) {
+        try {
+            PoolShare share = share(pool, maxSize, connect);
+            if (share.warning()) {
+                LOGGER.warn(share.message());
+            } else {
+                LOGGER.info(share.message());
+            }
+        } catch (Exception e) {
+            LOGGER.info("Pool {}: could not read the server's connection limit to size maxSize {} against it: {}",
+                pool, maxSize, e.getMessage());
+            LOGGER.debug("Pool {}: connection limit query failed", pool, e);
+        }
+    }
+
+    private PoolShare share(String pool, int maxSize, Callable<Connection> connect) throws Exception {
+        ServerLimit server;
+        try (Connection connection = connect.call()) {
+            server = ServerLimitQuery.read(connection, QUERY_TIMEOUT_SECONDS);
+        }
+        if (pooler == PoolerMode.TRANSACTION) {
+            return PoolShare.throughPooler(pool, maxSize, server);
+        }
+        if (server == null) {
+            throw new SQLException("the server did not say which database it is");
+        }
+        return PoolShare.direct(pool, maxSize, server);
+    }
+}

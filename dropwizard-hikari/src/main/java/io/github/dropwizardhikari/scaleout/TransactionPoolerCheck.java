@@ -1,0 +1,93 @@
+package io.github.dropwizardhikari.scaleout;
+
+import org.jspecify.annotations.Nullable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the settings that assume one server session per pooled connection, which a transaction pooler breaks:
+ * it hands each transaction to whichever server connection is free, so anything set on a session outside a
+ * transaction reaches one server connection and not the next.
+ *
+ * <p>The checks are deliberately narrow: each names a setting the bundle can read and a failure that is certain
+ * (a statement that sets session state, a driver default that prepares statements on the server). Session state
+ * that the application itself creates ({@code LISTEN}, advisory locks, {@code SET} in application code) is
+ * beyond what configuration shows; {@code docs/pgbouncer.md} lists it.</p>
+ */
+public final class TransactionPoolerCheck {
+    // statements whose effect outlives the transaction they run in
+    // statements whose effect outlives the transaction they run in: SET (not SET LOCAL or SET TRANSACTION),
+    // RESET, LISTEN, PREPARE, temporary tables, set_config(..., false) and session-level advisory locks
+    private static final Pattern SESSION_STATE = Pattern.compile("(?is)(?:^|;)\\s*(?:SET\\s+(?!LOCAL\\b|TRANSACTION\\b)"
+        + "|RESET\\b|LISTEN\\b|PREPARE\\b|CREATE\\s+TEMP(?:ORARY)?\\b)"
+        + "|\\bset_config\\s*\\([^)]*\\bfalse\\s*\\)|\\bpg_advisory_lock");
+    private static final Pattern PREPARE_THRESHOLD_IN_URL = Pattern.compile("[?&]prepareThreshold=([^&]*)",
+        Pattern.CASE_INSENSITIVE);
+
+    private TransactionPoolerCheck() {
+    }
+
+    /**
+     * @param url                  the JDBC URL, or {@code null} when a data source class is configured
+     * @param properties           the driver properties ({@code properties:})
+     * @param initializationQuery  {@code initializationQuery}, or {@code null}
+     * @param isolationConfigured  whether {@code defaultTransactionIsolation} asks for a level other than the
+     *                             driver's default
+     * @param schema               {@code schema}, or {@code null}
+     * @return one warning per setting that cannot work through a transaction pooler, in the order of the fields
+     */
+    public static List<PoolerWarning> check(@Nullable String url, Map<String, String> properties,
+                                             @Nullable String initializationQuery, boolean isolationConfigured,
+                                             @Nullable String schema) {
+        List<PoolerWarning> warnings = new ArrayList<>();
+        if (initializationQuery != null && SESSION_STATE.matcher(initializationQuery.trim()).find()) {
+            warnings.add(new PoolerWarning("initializationQuery", "it runs once on each new pooled connection and "
+                + "sets session state, but a transaction pooler runs each transaction on whichever server "
+                + "connection is free, so later transactions may not see it; move the setting to the database or "
+                + "role (ALTER ROLE ... SET ...), or use SET LOCAL inside each transaction"));
+        }
+        if (isolationConfigured) {
+            warnings.add(new PoolerWarning("defaultTransactionIsolation", "the driver sets it once per pooled "
+                + "connection as a session characteristic, which a transaction pooler does not carry to the next "
+                + "server connection; set default_transaction_isolation on the database or role instead"));
+        }
+        if (schema != null && !schema.isBlank()) {
+            warnings.add(new PoolerWarning("schema", "it is applied once per pooled connection as session state "
+                + "(search_path); set search_path on the database or role, or qualify table names"));
+        }
+        if (isPostgres(url)) {
+            String threshold = prepareThreshold(url, properties);
+            if (threshold == null) {
+                warnings.add(new PoolerWarning("properties.prepareThreshold", "left at the driver's default (5), "
+                    + "PostgreSQL's driver prepares a statement on the server after 5 executions, and a "
+                    + "transaction pooler routes the next execution to a server connection that lacks it "
+                    + "(PgBouncer before 1.21, or without max_prepared_statements); set prepareThreshold: 0"));
+            } else if (!threshold.trim().equals("0")) {
+                warnings.add(new PoolerWarning("properties.prepareThreshold", "is " + threshold.trim()
+                    + ", so statements get prepared on one server connection and executed on another; set 0 "
+                    + "unless the pooler tracks prepared statements (PgBouncer 1.21+ with max_prepared_statements)"));
+            }
+        }
+        return warnings;
+    }
+
+    private static boolean isPostgres(@Nullable String url) {
+        return url != null && url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:");
+    }
+
+    @Nullable
+    private static String prepareThreshold(String url, Map<String, String> properties) {
+        for (Map.Entry<String, String> property : properties.entrySet()) {
+            if (property.getKey().equalsIgnoreCase("prepareThreshold")) {
+                return property.getValue();
+            }
+        }
+        Matcher matcher = PREPARE_THRESHOLD_IN_URL.matcher(url);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+}
