@@ -8,7 +8,7 @@ package io.github.dropwizardhikari.config;
  * @param used  the value the pool uses, as text
  * @param why   why HikariCP needs the change
  */
-public record Adjustment(String field, String asked, String used, String why) {
+record Adjustment(String field, String asked, String used, String why) {
     /**
      * @return the warning: the setting's full path first, then the value asked, the value used and why
      */

@@ -13,7 +13,7 @@ import java.util.Map;
  * The YAML names of each setting of a factory class: its own name and its HikariCP aliases, read from the
  * {@code @JsonProperty} and {@code @JsonAlias} annotations on its fields.
  */
-public final class SettingNames {
+final class SettingNames {
     private final Map<String, List<String>> aliasesByField;
 
     private SettingNames(Map<String, List<String>> aliasesByField) {

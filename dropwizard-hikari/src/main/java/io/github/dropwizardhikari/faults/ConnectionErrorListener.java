@@ -3,7 +3,7 @@ package io.github.dropwizardhikari.faults;
 import java.sql.SQLException;
 
 /** Told about the errors {@link ConnectionLossOverride} recognises, on the thread that used the connection. */
-public interface ConnectionErrorListener {
+interface ConnectionErrorListener {
     ConnectionErrorListener NONE = new ConnectionErrorListener() {
         @Override
         public void connectionLost(SQLException e) {

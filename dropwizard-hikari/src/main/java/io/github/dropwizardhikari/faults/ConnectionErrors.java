@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.faults;
 
+import io.github.dropwizardhikari.pool.DatabaseKind;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.SQLException;
@@ -64,18 +65,16 @@ public final class ConnectionErrors {
      */
     public static ConnectionErrors of(@Nullable String jdbcUrl, @Nullable String driverClassName,
                                       @Nullable String dataSourceClassName) {
-        String names = (jdbcUrl + " " + driverClassName + " " + dataSourceClassName).toLowerCase(Locale.ROOT);
-        if (names.contains(":postgresql:") || names.contains("org.postgresql.")) {
-            return POSTGRESQL;
+        switch (DatabaseKind.of(jdbcUrl, driverClassName, dataSourceClassName)) {
+            case POSTGRESQL:
+                return POSTGRESQL;
+            case MARIADB:
+                return MARIADB;
+            case H2:
+                return H2;
+            default:
+                return STANDARD;
         }
-        if (names.contains(":mariadb:") || names.contains(":mysql:") || names.contains("org.mariadb.")
-            || names.contains("com.mysql.")) {
-            return MARIADB;
-        }
-        if (names.contains(":h2:") || names.contains("org.h2.")) {
-            return H2;
-        }
-        return STANDARD;
     }
 
     /**

@@ -5,7 +5,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * The catalog a new connection starts in, read from the configuration, so the pool can put it back.
@@ -38,7 +37,7 @@ final class DefaultCatalog {
             return fromUrl(url);
         }
         String className = config.getDataSourceClassName();
-        if (className != null && (className.startsWith("org.mariadb.") || className.startsWith("com.mysql."))) {
+        if (className != null && DatabaseKind.of(null, null, className) == DatabaseKind.MARIADB) {
             String database = config.getDataSourceProperties().getProperty("databaseName");
             if (database != null && !database.isBlank()) {
                 return database;
@@ -52,8 +51,7 @@ final class DefaultCatalog {
     /** The database in a {@code jdbc:mariadb://hosts/database?...} or {@code jdbc:mysql://...} URL. */
     @Nullable
     static String fromUrl(String url) {
-        String lower = url.toLowerCase(Locale.ROOT);
-        if (!lower.startsWith("jdbc:mariadb:") && !lower.startsWith("jdbc:mysql:")) {
+        if (DatabaseKind.of(url, null, null) != DatabaseKind.MARIADB) {
             return null;
         }
         int hosts = url.indexOf("//");

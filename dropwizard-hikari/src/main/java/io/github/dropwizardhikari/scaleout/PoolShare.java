@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
  * The sentence the sizing log prints: a pool's {@code maxSize} as a share of the connections it competes for.
  * A share above one half is a warning, since a second instance of the application would then run the server out.
  */
-public record PoolShare(boolean warning, String message) {
+record PoolShare(boolean warning, String message) {
     static final String POOLER_ADVICE = "lower maxSize, or share the server's connections through a transaction "
         + "pooler such as PgBouncer (see pooler: transaction in the README)";
 

@@ -1,13 +1,13 @@
 package io.github.dropwizardhikari.scaleout;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.github.dropwizardhikari.pool.DatabaseKind;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import static java.util.Objects.requireNonNull;
@@ -63,11 +63,8 @@ public final class PoolSizing {
     }
 
     static boolean knowsLimitOf(@Nullable String url, @Nullable String dataSourceClassName) {
-        String name = (url != null ? url : dataSourceClassName == null ? "" : dataSourceClassName)
-            .toLowerCase(Locale.ROOT);
-        return name.startsWith("jdbc:postgresql:") || name.startsWith("jdbc:mariadb:")
-            || name.startsWith("jdbc:mysql:") || name.startsWith("org.postgresql.")
-            || name.startsWith("org.mariadb.") || name.startsWith("com.mysql.");
+        DatabaseKind kind = DatabaseKind.of(url, null, dataSourceClassName);
+        return kind == DatabaseKind.POSTGRESQL || kind == DatabaseKind.MARIADB;
     }
 
     private void report(String pool, int maxSize, Callable<Connection> connect) {

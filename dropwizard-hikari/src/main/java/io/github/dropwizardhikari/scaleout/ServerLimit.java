@@ -7,5 +7,5 @@ package io.github.dropwizardhikari.scaleout;
  * @param connections the connections available to this pool's kind of user
  * @param derivation  how {@code connections} follows from the server's settings, for the log
  */
-public record ServerLimit(String server, int connections, String derivation) {
+record ServerLimit(String server, int connections, String derivation) {
 }

@@ -1,10 +1,10 @@
 package io.github.dropwizardhikari.scaleout;
 
+import io.github.dropwizardhikari.pool.DatabaseKind;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,7 +77,7 @@ public final class TransactionPoolerCheck {
     }
 
     private static boolean isPostgres(@Nullable String url) {
-        return url != null && url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:");
+        return DatabaseKind.of(url, null, null) == DatabaseKind.POSTGRESQL;
     }
 
     @Nullable

@@ -14,7 +14,7 @@ import java.util.Map;
  * finish their work and close when they are returned. The pool opens new ones as it needs them, so this is how
  * to move a pool to a failed-over primary or to rotated credentials without a restart.
  */
-public final class EvictTask extends PoolTask {
+final class EvictTask extends PoolTask {
     public static final String NAME = "pool-evict";
 
     private static final Logger LOGGER = LoggerFactory.getLogger(EvictTask.class);

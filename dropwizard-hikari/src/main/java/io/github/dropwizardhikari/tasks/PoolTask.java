@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
  * that passes goes on to the servlet, and {@link #execute} runs what the filter checked instead of checking again:
  * once per request, so the pool acted on is the one the check found.</p>
  */
-public abstract class PoolTask extends Task {
+abstract class PoolTask extends Task {
     static final String POOL = "pool";
 
     private final KnownPools pools;

@@ -16,7 +16,7 @@ import java.util.Optional;
  * idle; a larger one opens connections as borrowers need them, or up to {@code minSize} at once. The change
  * lasts until the application restarts.
  */
-public final class ResizeTask extends PoolTask {
+final class ResizeTask extends PoolTask {
     public static final String NAME = "pool-resize";
     static final String MAX_SIZE = "maxSize";
     static final String MIN_SIZE = "minSize";

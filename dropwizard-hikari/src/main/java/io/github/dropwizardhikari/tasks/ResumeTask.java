@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code pool-resume}: lets a suspended pool hand out connections again; the waiting borrowers go first. */
-public final class ResumeTask extends PoolTask {
+final class ResumeTask extends PoolTask {
     public static final String NAME = "pool-resume";
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ResumeTask.class);

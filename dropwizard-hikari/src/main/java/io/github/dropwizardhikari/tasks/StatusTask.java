@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * {@code pool-resize}), one {@code name: value} line each, under the YAML names. The password is never printed;
  * secrets in the URL and in driver properties are masked.
  */
-public final class StatusTask extends PoolTask {
+final class StatusTask extends PoolTask {
     public static final String NAME = "pool-status";
 
     public StatusTask(KnownPools pools) {

@@ -13,7 +13,7 @@ import java.util.Map;
  * are not touched. Borrowers wait for the resume (HikariCP's behaviour; they fail at once instead when the JVM
  * runs with {@code -Dcom.zaxxer.hikari.throwIfSuspended=true}). Needs {@code allowPoolSuspension: true}.
  */
-public final class SuspendTask extends PoolTask {
+final class SuspendTask extends PoolTask {
     public static final String NAME = "pool-suspend";
 
     private static final Logger LOGGER = LoggerFactory.getLogger(SuspendTask.class);

@@ -4,7 +4,7 @@ package io.github.dropwizardhikari.tasks;
  * Why an admin task did nothing, and the HTTP status that says so: 400 for a request the operator can correct,
  * 409 for a pool whose state or configuration does not allow the task.
  */
-public final class TaskRefusal extends RuntimeException {
+final class TaskRefusal extends RuntimeException {
     public static final int BAD_REQUEST = 400;
     public static final int CONFLICT = 409;
 
