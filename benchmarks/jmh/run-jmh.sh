@@ -59,7 +59,7 @@ case $mode in
         threads="1 4 8"
         forks_at_one=${FORKS:-4}
         forks_at_many=${FORKS:-4}
-        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari,tomcat-safe
+        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari,raw-hikari-bundle-metrics,tomcat-safe
             -p database="${DATABASES:-stub,postgres}")
         ;;
     full)

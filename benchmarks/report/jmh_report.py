@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JMH JSON files of run-jmh.sh into a Markdown table: ops/ms with the 99.9% error, per benchmark,
 database and thread count, and the ratios the report discusses (the bundle against raw HikariCP with the same
-metrics and without any, the gate's cost (hikari against hikari-unfair) and the bundle against each Tomcat configuration).
+metrics and without any, HikariCP with the bundle's metrics tracker alone, the gate's cost (hikari against hikari-unfair) and the bundle against each Tomcat configuration).
 Pools absent from a run show as "-"."""
 import glob
 import json
@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-POOLS = ["raw-hikari-no-metrics", "raw-hikari", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"]
+POOLS = ["raw-hikari-no-metrics", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"]
 
 
 def load(directory):
@@ -97,19 +97,20 @@ def main():
     print()
     print("| benchmark | database | threads | " + " | ".join("`%s` ops/ms" % pool for pool in POOLS)
           + " | hikari ÷ hikari-unfair | hikari ÷ raw-hikari-no-metrics | hikari ÷ raw-hikari"
-          + " | hikari ÷ tomcat-default | hikari ÷ tomcat-safe |")
-    print("|---" * (3 + len(POOLS) + 5) + "|")
+          + " | hikari ÷ tomcat-default | hikari ÷ tomcat-safe | bundle's metrics alone ÷ raw-hikari-no-metrics |")
+    print("|---" * (3 + len(POOLS) + 6) + "|")
     for key in sorted(rows, key=lambda k: (k[0], k[1] or "", k[2])):
         pools = rows[key]
         hikari = pools.get("hikari")
-        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             key[0], key[1], key[2],
             " | ".join(cell(pools.get(pool)) for pool in POOLS),
             ratio(hikari, pools.get("hikari-unfair")),
             ratio(hikari, pools.get("raw-hikari-no-metrics")),
             ratio(hikari, pools.get("raw-hikari")),
             ratio(hikari, pools.get("tomcat-default")),
-            ratio(hikari, pools.get("tomcat-safe"))))
+            ratio(hikari, pools.get("tomcat-safe")),
+            ratio(pools.get("raw-hikari-bundle-metrics"), pools.get("raw-hikari-no-metrics"))))
 
 
 if __name__ == "__main__":

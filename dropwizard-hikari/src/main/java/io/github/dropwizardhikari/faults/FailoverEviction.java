@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  *
  * <p>One session's death is not such evidence: {@code pg_terminate_backend}, {@code idle_session_timeout}, a
  * server's idle timeout or one TCP reset end one session, and only its connection is evicted (by
- * {@link io.github.dropwizardhikari.faults.ConnectionLossOverride}). The whole pool goes on:</p>
+ * {@link ConnectionLossOverride}). The whole pool goes on:</p>
  * <ul>
  * <li>a write refused as read-only on a pool that is not read-only itself (a demoted primary);</li>
  * <li>connection loss on a second connection within the window after the first (HikariCP reports each connection's
@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  * one WARN: errors within the window after an eviction come from the same event (the requests that were in flight
  * on old connections) and only retire their own connection.</p>
  *
- * <p>Only errors {@link io.github.dropwizardhikari.faults.ConnectionLossOverride} classifies as connection loss
+ * <p>Only errors {@link ConnectionLossOverride} classifies as connection loss
  * or read-only refusal reach this class; an ordinary statement error (syntax, constraint, statement timeout)
  * never does.</p>
  */

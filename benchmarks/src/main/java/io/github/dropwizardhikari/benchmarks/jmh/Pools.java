@@ -7,6 +7,8 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
+import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
 import org.openjdk.jmh.annotations.Level;
@@ -27,7 +29,9 @@ import java.util.Optional;
  *     <li>{@code raw-hikari-no-metrics}: a plain {@link HikariDataSource}, no metrics</li>
  *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
- *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (lock-free reservoirs),
+ *     <li>{@code raw-hikari-bundle-metrics}: a plain {@link HikariDataSource} recording through the bundle's
+ *     metrics tracker and nothing else: what the metrics alone cost</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (windowed HdrHistogram reservoirs),
  *     with {@code fairBorrowing: true} (the default): the fair borrow gate</li>
  *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false}, so the gate's cost is the
  *     difference</li>
@@ -41,7 +45,7 @@ public class Pools {
     private int maxSize = 32;
     private Duration timeout = Duration.seconds(8);
 
-    @Param({"raw-hikari-no-metrics", "raw-hikari", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"})
+    @Param({"raw-hikari-no-metrics", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"})
     public String pool;
 
     /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
@@ -75,6 +79,12 @@ public class Pools {
             case "raw-hikari" -> {
                 HikariConfig config = rawConfig();
                 config.setMetricRegistry(new MetricRegistry());
+                raw(config);
+            }
+            case "raw-hikari-bundle-metrics" -> {
+                HikariConfig config = rawConfig();
+                config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(new MetricRegistry(),
+                    QueueBeforeThePool.NONE));
                 raw(config);
             }
             case "hikari" -> {
