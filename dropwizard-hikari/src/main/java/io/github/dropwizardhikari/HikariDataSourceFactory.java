@@ -99,8 +99,9 @@ import static java.util.Objects.requireNonNull;
  * least 10 s, and 1 s below {@code maxConnectionAge}. Out of range: adjusted to 10 s, or to {@code maxConnectionAge}
  * minus 1 s; under {@code idleTimeout}: error.</td></tr>
  * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a connection
- * lives; an in-use connection is retired when returned. Rule: greater than 0 ({@code maxLifetime: 0}: no limit);
- * HikariCP: at least 30 s. Out of range: adjusted to 30 s; under {@code maxLifetime}: error.</td></tr>
+ * lives; an in-use connection is retired when returned; in Java, {@code null} means no limit, as in Dropwizard.
+ * Rule: greater than 0 ({@code maxLifetime: 0}: no limit); HikariCP: at least 30 s. Out of range: adjusted to 30 s;
+ * under {@code maxLifetime}: error.</td></tr>
  * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested to keep it
  * alive. Rule: 0 (off) or at least 30 s; below {@code maxConnectionAge}. Out of range: error; the default is turned
  * off (adjusted) when {@code maxConnectionAge} is 2 minutes or less.</td></tr>
@@ -118,9 +119,9 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
  * connection.</td></tr>
  * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit state of
- * every borrowed connection.</td></tr>
+ * every borrowed connection; in Java, {@code null} leaves it to the driver (JDBC: on).</td></tr>
  * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state of
- * every borrowed connection.</td></tr>
+ * every borrowed connection; in Java, {@code null} leaves it to the driver (JDBC: off).</td></tr>
  * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>none (driver default)</td><td>The catalog of every
  * borrowed connection.</td></tr>
  * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT} (driver
