@@ -2,7 +2,8 @@
 # Runs the pool benchmarks (JMH) for every pool, against the stub driver and the local PostgreSQL, at each
 # thread count, and writes JSON per thread count plus a Markdown table with errors.
 #
-#   bash benchmarks/jmh/run-jmh.sh              # every pool and thread count (about 17 minutes)
+#   bash benchmarks/jmh/run-jmh.sh              # every pool and thread count (about 17 minutes with six pools;
+#                                               # the seventh, raw-hikari-bundle-metrics, adds about a sixth)
 #   bash benchmarks/jmh/run-jmh.sh --overhead   # one thread, the bundle against raw HikariCP and both Tomcat
 #                                               # configurations, 4 forks: the tight ratios (about 12 minutes)
 #   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside

@@ -5,8 +5,8 @@ import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
-import io.github.dropwizardhikari.metrics.WaitPercentileCheck;
 import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
+import io.github.dropwizardhikari.metrics.WaitPercentileCheck;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
