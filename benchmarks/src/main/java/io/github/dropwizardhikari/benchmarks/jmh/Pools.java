@@ -31,8 +31,8 @@ import java.util.Optional;
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
  *     <li>{@code raw-hikari-bundle-metrics}: a plain {@link HikariDataSource} recording through the bundle's
  *     metrics tracker and nothing else: what the metrics alone cost</li>
- *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (windowed HdrHistogram reservoirs),
- *     with {@code fairBorrowing: true} (the default): the fair borrow gate</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (windowed HdrHistogram
+ *     reservoirs), with {@code fairBorrowing: true} (the default): the fair borrow gate</li>
  *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false}, so the gate's cost is the
  *     difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
@@ -45,7 +45,8 @@ public class Pools {
     private int maxSize = 32;
     private Duration timeout = Duration.seconds(8);
 
-    @Param({"raw-hikari-no-metrics", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair", "tomcat-default", "tomcat-safe"})
+    @Param({"raw-hikari-no-metrics", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair",
+        "tomcat-default", "tomcat-safe"})
     public String pool;
 
     /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
