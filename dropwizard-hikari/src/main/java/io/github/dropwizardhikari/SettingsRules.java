@@ -41,12 +41,12 @@ final class SettingsRules {
         warnAboutTomcatOnlySettings();
         warnAboutPooler();
         boolean url = isSet(factory.getUrl());
-        if (url == factory.getDataSourceClassName().filter(SettingsRules::isSet).isPresent()) {
+        boolean dataSource = factory.getDataSourceClassName().filter(SettingsRules::isSet).isPresent();
+        if (url == dataSource) {
             check.error("url", url ? "must not be set together with dataSourceClassName"
                 : "must be set (or dataSourceClassName instead)");
         }
-        if (isSet(factory.getDriverClass()) && factory.getDataSourceClassName().filter(SettingsRules::isSet)
-            .isPresent()) {
+        if (isSet(factory.getDriverClass()) && dataSource) {
             check.error("driverClass", "must not be set together with dataSourceClassName");
         }
         checkSizes();

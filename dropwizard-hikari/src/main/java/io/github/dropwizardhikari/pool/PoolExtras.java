@@ -72,7 +72,8 @@ final class PoolExtras {
         // a configuration built without a registry still gets a gate; its metrics then go nowhere visible
         FairBorrowGate newGate = options.fairBorrowing() ? new FairBorrowGate(poolName, config.getMaximumPoolSize(),
             metrics == null ? new MetricRegistry() : metrics) : null;
-        queue.accept(newGate == null ? QueueBeforeThePool.NONE : newGate);
+        QueueBeforeThePool gateQueue = newGate == null ? QueueBeforeThePool.NONE : newGate;
+        queue.accept(gateQueue);
         // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
         IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
         FaultHandling faults = options.faults();
@@ -85,7 +86,7 @@ final class PoolExtras {
             new EvictOn(faults.evictOn()), eviction));
         HikariDataSource started;
         try {
-            started = new GatedHikariDataSource(config, resized, newGate == null ? QueueBeforeThePool.NONE : newGate);
+            started = new GatedHikariDataSource(config, resized, gateQueue);
         } catch (RuntimeException e) {
             if (newGate != null) {
                 newGate.unregister();
