@@ -10,11 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -45,7 +41,7 @@ class PoolTaskChecksTest {
     static final DropwizardAppExtension<PoolTasksApp.Config> APP = new DropwizardAppExtension<>(
         CountingLookupApp.class, ResourceHelpers.resourceFilePath("pool-tasks-app.yml"));
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AdminRequests requests = new AdminRequests();
 
     private AtomicInteger lookups() {
         return ((CountingLookupApp) APP.getApplication()).lookups;
@@ -57,12 +53,7 @@ class PoolTaskChecksTest {
     }
 
     private HttpResponse<String> post(String pathAndQuery) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + APP.getAdminPort() + "/tasks/" + pathAndQuery))
-            .timeout(Duration.ofSeconds(20))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString());
+        return requests.post(APP.getAdminPort(), pathAndQuery);
     }
 
     @Test

@@ -6,21 +6,16 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,7 +38,7 @@ class PoolTasksTest {
     static final DropwizardAppExtension<PoolTasksApp.Config> APP = new DropwizardAppExtension<>(
         PoolTasksApp.class, ResourceHelpers.resourceFilePath("pool-tasks-app.yml"));
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AdminRequests requests = new AdminRequests();
 
     @AfterEach
     void restore() throws Exception {
@@ -56,12 +51,7 @@ class PoolTasksTest {
     }
 
     private HttpResponse<String> post(String pathAndQuery) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + APP.getAdminPort() + "/tasks/" + pathAndQuery))
-            .timeout(Duration.ofSeconds(20))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString());
+        return requests.post(APP.getAdminPort(), pathAndQuery);
     }
 
     private static HikariDataSource running(String name) throws SQLException {
@@ -262,11 +252,7 @@ class PoolTasksTest {
 
     @Test
     void theAdminPortShowsTheBundlesGaugeOfTheApplicationsPools() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + APP.getAdminPort() + "/metrics"))
-            .timeout(Duration.ofSeconds(20))
-            .build();
-        String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        String body = requests.get(APP.getAdminPort(), "/metrics").body();
 
         JsonNode pools = APP.getObjectMapper().readTree(body).path("gauges")
             .path("io.github.dropwizardhikari.HikariBundle.pools");

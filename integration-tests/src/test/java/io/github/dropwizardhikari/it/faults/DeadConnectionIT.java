@@ -30,11 +30,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -122,53 +117,35 @@ class DeadConnectionIT {
         TestDatabase own = server.isolated("it_one_killed_" + pool.label().replace('-', '_'));
         ManagedDataSource dataSource = pool.build(own, "it-one-killed-" + pool.label(), 4, Duration.seconds(5),
             metrics);
-        ExecutorService loops = Executors.newFixedThreadPool(8);
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicInteger failures = new AtomicInteger();
-        AtomicInteger served = new AtomicInteger();
         try {
-            List<Connection> held = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                held.add(dataSource.getConnection());
+            Requests.openAll(dataSource, 4);
+            Set<Long> before;
+            long killed;
+            int failures;
+            try (Requests.Loops loops = new Requests.Loops(dataSource, 8)) {
+                Requests.await("the loops are running", 10_000, () -> loops.served() > 100);
+                before = sessionsIn(server, own.databaseName());
+                assertThat(before).as("the pool's sessions under load").hasSize(4);
+                killed = before.iterator().next();
+                kill(server, killed);
+                int servedAtKill = loops.served();
+                Requests.await("the loops served 500 more requests", 20_000,
+                    () -> loops.served() > servedAtKill + 500);
+                loops.stop();
+                failures = loops.failures();
             }
-            for (Connection connection : held) {
-                connection.close();
-            }
-            for (int i = 0; i < 8; i++) {
-                loops.execute(() -> {
-                    while (running.get()) {
-                        if (Requests.selectOne(dataSource)) {
-                            served.incrementAndGet();
-                        } else {
-                            failures.incrementAndGet();
-                        }
-                    }
-                });
-            }
-            Requests.await("the loops are running", 10_000, () -> served.get() > 100);
-            Set<Long> before = sessionsIn(server, own.databaseName());
-            assertThat(before).as("the pool's sessions under load").hasSize(4);
-            long killed = before.iterator().next();
-            kill(server, killed);
-            int servedAtKill = served.get();
-            Requests.await("the loops served 500 more requests", 20_000, () -> served.get() > servedAtKill + 500);
-            running.set(false);
-            loops.shutdown();
-            assertThat(loops.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
             Set<Long> kept = new HashSet<>(sessionsIn(server, own.databaseName()));
             kept.retainAll(before);
             int replaced = before.size() - kept.size();
             report.record("MariaDB: one session of four killed (`KILL CONNECTION`) under 8 request loops: failed "
-                + "requests, connections replaced", pool, failures.get() + " failed, " + replaced + " of "
+                + "requests, connections replaced", pool, failures + " failed, " + replaced + " of "
                 + before.size() + " replaced");
             if (pool == PoolConfiguration.HIKARI) {
                 assertThat(replaced).as("connections replaced for one killed session").isEqualTo(1);
                 assertThat(kept).doesNotContain(killed);
-                assertThat(failures.get()).as("requests failed").isLessThanOrEqualTo(1);
+                assertThat(failures).as("requests failed").isLessThanOrEqualTo(1);
             }
         } finally {
-            running.set(false);
-            loops.shutdownNow();
             dataSource.stop();
         }
     }

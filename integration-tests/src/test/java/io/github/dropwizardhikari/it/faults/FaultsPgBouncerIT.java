@@ -14,10 +14,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,19 +55,6 @@ class FaultsPgBouncerIT {
     void writeReport() throws Exception {
         report.write(stack.versions() + " in transaction mode, each pool of " + POOL_SIZE + " connections with "
             + "`prepareThreshold=0`");
-    }
-
-    private static void holdAllAtOnce(ManagedDataSource dataSource) throws SQLException {
-        List<Connection> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < POOL_SIZE; i++) {
-                held.add(dataSource.getConnection());
-            }
-        } finally {
-            for (Connection connection : held) {
-                connection.close();
-            }
-        }
     }
 
     /** One client sending requests back to back on its own thread, counting what happens. */
@@ -134,7 +117,7 @@ class FaultsPgBouncerIT {
         String name = "bouncer-restart-" + pool.label();
         ManagedDataSource dataSource = pool.build(database, name, POOL_SIZE, TIMEOUT, metrics);
         try {
-            holdAllAtOnce(dataSource);
+            Requests.openAll(dataSource, POOL_SIZE);
             try (RequestLoop client = new RequestLoop(dataSource)) {
                 long restarted = System.nanoTime();
                 stack.restartPgBouncer();
@@ -166,7 +149,7 @@ class FaultsPgBouncerIT {
         String name = "server-restart-" + pool.label();
         ManagedDataSource dataSource = pool.build(database, name, POOL_SIZE, TIMEOUT, metrics);
         try {
-            holdAllAtOnce(dataSource);
+            Requests.openAll(dataSource, POOL_SIZE);
             long opened = connectionsOpened(name);
             try (RequestLoop client = new RequestLoop(dataSource)) {
                 long restarted = System.nanoTime();

@@ -110,7 +110,7 @@ class FaultsPostgresIT {
         String name = applicationName("killed", pool);
         ManagedDataSource dataSource = pool.build(named(database, name), name, 4, TIMEOUT, metrics);
         try {
-            holdAllAtOnce(dataSource, 4);
+            Requests.openAll(dataSource, 4);
             int before = backends(name);
             try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
                 statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -165,49 +165,37 @@ class FaultsPostgresIT {
     void oneSessionEndedUnderLoad(PoolConfiguration pool) throws Exception {
         String name = applicationName("one-ended", pool);
         ManagedDataSource dataSource = pool.build(named(database, name), name, 4, Duration.seconds(5), metrics);
-        ExecutorService loops = Executors.newFixedThreadPool(8);
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicInteger failures = new AtomicInteger();
-        AtomicInteger served = new AtomicInteger();
         try {
-            holdAllAtOnce(dataSource, 4);
-            for (int i = 0; i < 8; i++) {
-                loops.execute(() -> {
-                    while (running.get()) {
-                        if (Requests.selectOne(dataSource)) {
-                            served.incrementAndGet();
-                        } else {
-                            failures.incrementAndGet();
-                        }
-                    }
-                });
+            Requests.openAll(dataSource, 4);
+            Set<Integer> before;
+            int ended;
+            int failures;
+            try (Requests.Loops loops = new Requests.Loops(dataSource, 8)) {
+                Requests.await("the loops are running", 10_000, () -> loops.served() > 100);
+                before = backendPids(name);
+                assertThat(before).as("the pool's server processes under load").hasSize(4);
+                ended = before.iterator().next();
+                try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
+                    statement.execute("SELECT pg_terminate_backend(" + ended + ")");
+                }
+                int servedAtKill = loops.served();
+                Requests.await("the loops served 500 more requests", 20_000,
+                    () -> loops.served() > servedAtKill + 500);
+                loops.stop();
+                failures = loops.failures();
             }
-            Requests.await("the loops are running", 10_000, () -> served.get() > 100);
-            Set<Integer> before = backendPids(name);
-            assertThat(before).as("the pool's server processes under load").hasSize(4);
-            int ended = before.iterator().next();
-            try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
-                statement.execute("SELECT pg_terminate_backend(" + ended + ")");
-            }
-            int servedAtKill = served.get();
-            Requests.await("the loops served 500 more requests", 20_000, () -> served.get() > servedAtKill + 500);
-            running.set(false);
-            loops.shutdown();
-            assertThat(loops.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
             Set<Integer> kept = new HashSet<>(backendPids(name));
             kept.retainAll(before);
             int replaced = before.size() - kept.size();
             report.record("One session of four ended (`pg_terminate_backend`) under 8 request loops: failed requests, "
-                + "connections replaced", pool, failures.get() + " failed, " + replaced + " of " + before.size()
+                + "connections replaced", pool, failures + " failed, " + replaced + " of " + before.size()
                 + " replaced");
             if (pool == PoolConfiguration.HIKARI) {
                 assertThat(replaced).as("connections replaced for one ended session").isEqualTo(1);
                 assertThat(kept).doesNotContain(ended);
-                assertThat(failures.get()).as("requests failed").isLessThanOrEqualTo(1);
+                assertThat(failures).as("requests failed").isLessThanOrEqualTo(1);
             }
         } finally {
-            running.set(false);
-            loops.shutdownNow();
             dataSource.stop();
         }
     }
@@ -222,7 +210,7 @@ class FaultsPostgresIT {
         String name = applicationName("idle-timeout", pool);
         ManagedDataSource dataSource = pool.build(named(database, name), name, 4, Duration.seconds(5), metrics);
         try {
-            holdAllAtOnce(dataSource, 4);
+            Requests.openAll(dataSource, 4);
             Set<Integer> before = backendPids(name);
             assertThat(before).hasSize(4);
             int timedOut;
@@ -243,7 +231,7 @@ class FaultsPostgresIT {
             for (int i = 0; i < 40; i++) {
                 // all four at once, so the dead connection is borrowed too
                 try {
-                    holdAllAtOnce(dataSource, 4);
+                    Requests.openAll(dataSource, 4);
                 } catch (SQLException e) {
                     failures++;
                 }
@@ -260,19 +248,6 @@ class FaultsPostgresIT {
             }
         } finally {
             dataSource.stop();
-        }
-    }
-
-    private static void holdAllAtOnce(ManagedDataSource dataSource, int size) throws SQLException {
-        List<Connection> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < size; i++) {
-                held.add(dataSource.getConnection());
-            }
-        } finally {
-            for (Connection connection : held) {
-                connection.close();
-            }
         }
     }
 

@@ -6,10 +6,16 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-/** What the fault suites do to a pool: one request, and waiting for a condition. */
+/** What the fault suites do to a pool: one request, request loops, opening every connection, and waiting. */
 final class Requests {
     private Requests() {
     }
@@ -35,5 +41,61 @@ final class Requests {
             TimeUnit.MILLISECONDS.sleep(20);
         }
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
+    /** Borrows {@code size} connections at once and gives them back: the pool then has that many open. */
+    static void openAll(ManagedDataSource dataSource, int size) throws SQLException {
+        List<Connection> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                held.add(dataSource.getConnection());
+            }
+        } finally {
+            for (Connection connection : held) {
+                connection.close();
+            }
+        }
+    }
+
+    /** Request loops, each sending {@link #selectOne} again as soon as the last one answered, counting outcomes. */
+    static final class Loops implements AutoCloseable {
+        private final ExecutorService threads;
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicInteger served = new AtomicInteger();
+        private final AtomicInteger failures = new AtomicInteger();
+
+        Loops(ManagedDataSource dataSource, int count) {
+            threads = Executors.newFixedThreadPool(count);
+            for (int i = 0; i < count; i++) {
+                threads.execute(() -> {
+                    while (running.get()) {
+                        (selectOne(dataSource) ? served : failures).incrementAndGet();
+                    }
+                });
+            }
+        }
+
+        int served() {
+            return served.get();
+        }
+
+        int failures() {
+            return failures.get();
+        }
+
+        /** Stops the loops after their current request; fails when one does not end within 20 s. */
+        void stop() throws InterruptedException {
+            running.set(false);
+            threads.shutdown();
+            if (!threads.awaitTermination(20, TimeUnit.SECONDS)) {
+                throw new AssertionError("request loops still running 20 s after being stopped");
+            }
+        }
+
+        @Override
+        public void close() {
+            running.set(false);
+            threads.shutdownNow();
+        }
     }
 }
