@@ -94,8 +94,8 @@ problems = []
 
 results = json.load(open(os.path.join(scratch, "jmh", "jmh-t1.json")))
 pools = {(r["benchmark"].split(".")[-2], r["params"]["pool"]) for r in results if r["primaryMetric"]["score"] > 0}
-if len(pools) != 14:
-    problems.append("JMH: expected 2 benchmarks x 7 pools with a score, got %d" % len(pools))
+if len(pools) != 16:
+    problems.append("JMH: expected 2 benchmarks x 8 pools with a score, got %d" % len(pools))
 table = open(os.path.join(scratch, "jmh", "jmh.md")).read().splitlines()
 if len([line for line in table if line.startswith("| ConnectionCycle") or line.startswith("| StatementCycle")]) != 2:
     problems.append("JMH: the Markdown table lacks its rows")
@@ -139,6 +139,6 @@ if problems:
     print("the last application's log (%s):" % os.path.join(scratch, "http", "app.log"))
     print(open(os.path.join(scratch, "http", "app.log")).read()[-4000:])
     sys.exit(1)
-print("benchmark quick check: JMH (14 results), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
+print("benchmark quick check: JMH (16 results), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
       "runs, ceiling, report and charts")
 PY

@@ -3,7 +3,7 @@
 # thread count, and writes JSON per thread count plus a Markdown table with errors.
 #
 #   bash benchmarks/jmh/run-jmh.sh              # every pool and thread count (about 17 minutes with six pools;
-#                                               # the seventh, raw-hikari-bundle-metrics, adds about a sixth)
+#                                               # each of the two raw-hikari tracker variants adds about a sixth)
 #   bash benchmarks/jmh/run-jmh.sh --overhead   # one thread, the bundle against raw HikariCP and both Tomcat
 #                                               # configurations, 4 forks: the tight ratios (about 12 minutes)
 #   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside
@@ -54,13 +54,15 @@ case $mode in
         settings=(-wi 5 -w 1s -i 5 -r 1s -p pool=raw-hikari,hikari,tomcat-default,tomcat-safe)
         ;;
     gate)
-        # The comparison: the gate's cost at one thread (goal: at most 10%) and the bundle at 4 and 8 threads
+        # The comparison: the gate's cost at one thread (goal: at most 3%) and the bundle at 4 and 8 threads
         # against tomcat-safe, on the stub and on PostgreSQL. Every thread count gets FORKS forks.
         out=${OUT:-benchmarks/results/jmh-gate}
         threads="1 4 8"
         forks_at_one=${FORKS:-4}
         forks_at_many=${FORKS:-4}
-        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari,raw-hikari-bundle-metrics,tomcat-safe
+        gate_pools=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari-noop-tracker,raw-hikari
+        gate_pools+=,raw-hikari-bundle-metrics,tomcat-safe
+        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool="$gate_pools"
             -p database="${DATABASES:-stub,postgres}")
         ;;
     full)

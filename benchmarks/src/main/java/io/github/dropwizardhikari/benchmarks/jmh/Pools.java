@@ -3,6 +3,7 @@ package io.github.dropwizardhikari.benchmarks.jmh;
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
@@ -29,6 +30,9 @@ import java.util.Optional;
  *     <li>{@code raw-hikari-no-metrics}: a plain {@link HikariDataSource}, no metrics</li>
  *     <li>{@code raw-hikari}: a plain {@link HikariDataSource} with the same settings as the bundle's, metrics on
  *     a {@code MetricRegistry} included: the baseline for the bundle's own overhead</li>
+ *     <li>{@code raw-hikari-noop-tracker}: a plain {@link HikariDataSource} with a metrics tracker that records
+ *     nothing: what HikariCP itself does more for any tracker (it reads the clock on every borrow and return), the
+ *     floor for every tracker</li>
  *     <li>{@code raw-hikari-bundle-metrics}: a plain {@link HikariDataSource} recording through the bundle's
  *     metrics tracker and nothing else: what the metrics alone cost</li>
  *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (windowed HdrHistogram
@@ -45,7 +49,7 @@ public class Pools {
     private int maxSize = 32;
     private Duration timeout = Duration.seconds(8);
 
-    @Param({"raw-hikari-no-metrics", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair",
+    @Param({"raw-hikari-no-metrics", "raw-hikari-noop-tracker", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair",
         "tomcat-default", "tomcat-safe"})
     public String pool;
 
@@ -80,6 +84,11 @@ public class Pools {
             case "raw-hikari" -> {
                 HikariConfig config = rawConfig();
                 config.setMetricRegistry(new MetricRegistry());
+                raw(config);
+            }
+            case "raw-hikari-noop-tracker" -> {
+                HikariConfig config = rawConfig();
+                config.setMetricsTrackerFactory((poolName, stats) -> new IMetricsTracker() { });
                 raw(config);
             }
             case "raw-hikari-bundle-metrics" -> {
