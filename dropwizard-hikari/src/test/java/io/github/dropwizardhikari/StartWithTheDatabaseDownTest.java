@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -110,6 +111,9 @@ class StartWithTheDatabaseDownTest {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         logger.addAppender(appender);
+        // the recovery line is INFO: whatever level another test left the logger at, this test reads it
+        Level level = logger.getLevel();
+        logger.setLevel(Level.INFO);
         OutageDriver.down(true);
         HikariDataSourceFactory factory = factory(name);
         keys.accept(factory);
@@ -141,6 +145,7 @@ class StartWithTheDatabaseDownTest {
             }
         } finally {
             logger.detachAppender(appender);
+            logger.setLevel(level);
             pool.stop();
         }
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
