@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import java.util.Locale;
 
 /**
- * Which database a pool talks to, as its URL, driver class or data source class name it. The one place that
- * tells: the error codes that mean a lost connection, the connection-limit query, the default catalog and the
+ * Which database a pool talks to, read from its URL, driver class or data source class name, in one place: the
+ * error codes that mean a lost connection, the connection-limit query, the default catalog and the
  * transaction-pooler warnings each depend on it.
  */
 public enum DatabaseKind {

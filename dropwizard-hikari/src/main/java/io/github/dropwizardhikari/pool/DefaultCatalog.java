@@ -7,13 +7,12 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The catalog a new connection starts in, read from the configuration, so the pool can put it back.
+ * The catalog a new connection starts in, read from the configuration (no connection outside the pool), so the pool
+ * can put it back.
  *
- * <p>HikariCP resets a catalog that a borrower changed ({@code USE other}, {@code setCatalog}) only to a
- * configured {@code catalog}; with none configured, the next borrower inherits the change. That matters on
- * MariaDB and MySQL, where the catalog is the current database: their URL (or their data source's
- * {@code databaseName}) names the one a connection starts in. PostgreSQL's driver ignores {@code setCatalog}, so
- * there is nothing to reset there. Read from the configuration, it costs no connection outside the pool.</p>
+ * <p>HikariCP 7.1 resets a catalog a borrower changed with {@code setCatalog} only to a configured {@code catalog};
+ * with none, the next borrower inherits the change. On MariaDB and MySQL the catalog is the current database, named
+ * by the URL or the data source's {@code databaseName}; PostgreSQL's driver ignores {@code setCatalog}.</p>
  */
 final class DefaultCatalog {
     private DefaultCatalog() {

@@ -10,16 +10,12 @@ import java.sql.Connection;
 import java.util.function.IntConsumer;
 
 /**
- * HikariCP's data source, reporting each runtime change of its maximum size, and evicting the connections the
- * fair borrow gate hands out.
+ * HikariCP's data source, reporting each runtime resize, and evicting the connections the fair borrow gate hands out.
  *
- * <p>HikariCP is its own {@code HikariConfigMXBean}: {@code getHikariConfigMXBean()} returns the data source, and
- * the JMX bean it registers is the same object, so this setter sees every resize, whichever way it comes.
- * HikariCP copies the configuration into the data source field by field, so building it calls no setter.</p>
- *
- * <p>HikariCP evicts only its own connection classes and silently ignores any other, so a
- * {@link GatedConnection} is evicted through the HikariCP connection it wraps, and gives its place at the gate
- * back.</p>
+ * <p>HikariCP 7.1's data source is its own {@code HikariConfigMXBean} (also the JMX bean), so
+ * {@link #setMaximumPoolSize} sees every resize; its constructor copies the configuration field by field, calling no
+ * setter. It silently ignores the eviction of a connection class not its own, so a {@link GatedConnection} is
+ * evicted through the connection it wraps, and gives its place at the gate back.</p>
  */
 final class GatedHikariDataSource extends HikariDataSource {
     private final IntConsumer onResize;
@@ -32,9 +28,9 @@ final class GatedHikariDataSource extends HikariDataSource {
     }
 
     /**
-     * HikariCP's pool bean, with the borrowers queued at the fair borrow gate counted among those awaiting a
-     * connection: every reader of the bean (the Tomcat-named gauges, {@code pool-status}, the health checks) sees
-     * the same queue as {@code PendingConnections}.
+     * HikariCP's pool bean, counting the borrowers queued at the gate as awaiting a connection, so that every reader
+     * of the bean (the Tomcat-named gauges, {@code pool-status}, the health checks) sees the queue that
+     * {@code PendingConnections} shows.
      */
     @Override
     public HikariPoolMXBean getHikariPoolMXBean() {

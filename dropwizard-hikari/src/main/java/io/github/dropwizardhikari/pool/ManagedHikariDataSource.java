@@ -4,18 +4,13 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.db.ManagedDataSource;
-import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -26,21 +21,18 @@ import static java.util.Objects.requireNonNull;
  * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
  * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
  * health checks so a pool of the same name can be built again, and may be called any number of times, started
- * or not. A stopped pool does not restart. HikariCP's metrics are recorded through its tracker SPI
- * ({@link PoolMetricsTrackerFactory}); what the bundle adds besides is in {@link PoolExtras}.</p>
+ * or not. A stopped pool does not restart. The two sequences are {@link PoolStartup} and {@link PoolShutdown}; what
+ * the bundle adds to HikariCP is in {@link PoolExtras}.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
-    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     // SQLState "connection does not exist", as drivers report for a closed connection
     private static final String CLOSED_SQL_STATE = "08003";
-    private static final long DRAIN_POLL_MILLIS = 10;
 
     private final HikariConfig config;
-    @Nullable
-    private final MetricRegistry metrics;
-    private final PoolHealthChecks healthChecks;
     private final boolean fairBorrowing;
     private final PoolExtras extras;
+    private final PoolShutdown shutdown;
+    private final PoolStartup startup;
     private final Object lock = new Object();
 
     @Nullable
@@ -58,13 +50,15 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         this.config = requireNonNull(config, "config");
         // HikariCP takes either a registry or a tracker factory; the bundle's factory records into the registry
         Object registry = config.getMetricRegistry();
-        this.metrics = registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
+        MetricRegistry metrics = registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
         if (registry != null) {
             config.setMetricRegistry(null);
         }
-        this.healthChecks = new PoolHealthChecks(config.getPoolName(), healthChecks);
+        PoolHealthChecks checks = new PoolHealthChecks(config.getPoolName(), healthChecks);
         this.fairBorrowing = options.fairBorrowing();
         this.extras = new PoolExtras(config.getPoolName(), metrics, options, config.getExceptionOverride());
+        this.shutdown = new PoolShutdown(config, checks, extras);
+        this.startup = new PoolStartup(config, metrics, checks, extras, shutdown);
     }
 
     public String getPoolName() {
@@ -101,40 +95,12 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     public void stop() {
         HikariDataSource running;
         synchronized (lock) {
+            // new borrowers are refused from here on, while the drain waits for those holding a connection
             closed = true;
             running = pool;
             pool = null;
         }
-        healthChecks.unregister();
-        extras.stopping();
-        if (running != null) {
-            awaitBorrowedConnections(running);
-            // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics.
-            running.close();
-            extras.stopped();
-        }
-    }
-
-    /**
-     * HikariCP's own shutdown aborts borrowed connections at once, killing work in flight. New borrowers are
-     * refused from here on; those already holding a connection get up to {@code maxWaitForConnection} to
-     * finish and return it.
-     */
-    private void awaitBorrowedConnections(HikariDataSource running) {
-        HikariPoolMXBean poolBean = running.getHikariPoolMXBean();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.getConnectionTimeout());
-        try {
-            while (poolBean.getActiveConnections() > 0 && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(DRAIN_POLL_MILLIS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        int abandoned = poolBean.getActiveConnections();
-        if (abandoned > 0) {
-            LOGGER.warn("Pool {}: {} connection(s) still borrowed after {} ms; closing them", getPoolName(),
-                abandoned, config.getConnectionTimeout());
-        }
+        shutdown.stop(running);
     }
 
     @Override
@@ -212,52 +178,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
-                pool = startPool();
+                pool = startup.start(this::isClosed, this::getConnection);
             }
             return pool;
-        }
-    }
-
-    private HikariDataSource startPool() throws SQLException {
-        refuseDuplicateMetrics();
-        healthChecks.configure(config);
-        DefaultCatalog.adopt(config);
-        HikariDataSource started;
-        try {
-            started = extras.open(config, queue -> {
-                if (metrics != null) {
-                    config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(metrics, queue));
-                }
-            });
-        } catch (RuntimeException e) {
-            // HikariCP's initialization failure carries the connection failure as its cause
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;
-            throw new SQLException("pool " + getPoolName() + " could not start: " + cause.getMessage(), sqlState, e);
-        }
-        healthChecks.register(config, metrics, this::isClosed,
-            timeout -> check -> extras.connectivityCheck(check, started, timeout));
-        try {
-            extras.started(started, config, this::getConnection);
-        } catch (IllegalStateException e) {
-            // another pool of this name has the gauges: leave nothing of this one behind
-            healthChecks.unregister();
-            extras.stopping();
-            started.close();
-            extras.stopped();
-            throw e;
-        }
-        return started;
-    }
-
-    // HikariCP registers its metrics after it has opened the first connection, and would leave that connection
-    // and its threads behind when a metric of the same name exists already.
-    private void refuseDuplicateMetrics() {
-        MetricRegistry registry = metrics;
-        String probe = MetricRegistry.name(getPoolName(), "pool", "Wait");
-        if (registry != null && registry.getNames().contains(probe)) {
-            throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in this "
-                + "MetricRegistry; give each pool its own name, or stop the other one first");
         }
     }
 }

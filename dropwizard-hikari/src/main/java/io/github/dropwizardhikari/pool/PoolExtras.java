@@ -27,8 +27,8 @@ import java.util.function.IntConsumer;
 /**
  * What the bundle adds to HikariCP's pool, each behind its own setting ({@link PoolOptions}): fair borrowing, the
  * fault handling (eviction of dead connections, failover eviction, outage recovery and the checks that know of an
- * outage), the Tomcat-named gauges and the sizing log. {@link ManagedHikariDataSource} calls it at five points:
- * before HikariCP starts, when it could not, once it has started, at each borrow, and at stop.
+ * outage), the Tomcat-named gauges and the sizing log. {@link PoolStartup} calls it as HikariCP opens and once it
+ * has, {@link ManagedHikariDataSource} at each borrow, {@link PoolShutdown} at stop.
  */
 final class PoolExtras {
     private static final long CHECK_SLACK_MILLIS = 500;

@@ -5,10 +5,8 @@ import com.codahale.metrics.health.HealthCheck;
 import java.util.function.BooleanSupplier;
 
 /**
- * One of HikariCP's own health checks, answering unhealthy at once when its pool is closed.
- *
- * <p>HikariCP's connectivity check asks a closed pool for a connection and waits its whole timeout for an
- * answer; a closed pool cannot recover, so there is nothing to wait for.</p>
+ * One of HikariCP's own health checks, unhealthy at once when its pool is closed: HikariCP 7.1's connectivity check
+ * would wait its whole timeout on a pool that cannot recover.
  */
 final class PoolHealthCheck extends HealthCheck {
     private final HealthCheck hikariCheck;

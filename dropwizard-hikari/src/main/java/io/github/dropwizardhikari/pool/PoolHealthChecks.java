@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  */
 final class PoolHealthChecks {
     private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
-    // HikariCP's connectivity check waits this long; by default the validation timeout, never maxWaitForConnection
+    // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
+    // the validation timeout (at most the connection timeout)
     private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
 
     private final String poolName;
@@ -55,7 +56,7 @@ final class PoolHealthChecks {
         if (application == null) {
             return;
         }
-        // HikariCP adds its 99th-percentile check only when it records into a registry itself; the bundle's
+        // HikariCP 7.1 adds its 99th-percentile check only when it records into a registry itself; the bundle's
         // tracker records instead, so the bundle adds the check, reading the same timer
         long expected99 = Long.parseLong(config.getHealthCheckProperties()
             .getProperty(WaitPercentileCheck.PROPERTY, "0").trim());
