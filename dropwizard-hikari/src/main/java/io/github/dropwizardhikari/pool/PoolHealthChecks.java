@@ -80,5 +80,7 @@ final class PoolHealthChecks {
             registered.forEach(application::unregister);
         }
         registered.clear();
+        // HikariCP registers its checks again when the same data source starts after a failed start
+        hikariChecks.getNames().forEach(hikariChecks::unregister);
     }
 }

@@ -65,8 +65,8 @@ final class PoolStartup {
             // HikariCP's initialization failure carries the connection failure as its cause
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String sqlState = cause instanceof SQLException ? ((SQLException) cause).getSQLState() : null;
-            throw new SQLException("pool " + config.getPoolName() + " could not start: " + cause.getMessage(),
-                sqlState, e);
+            String reason = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+            throw new SQLException("pool " + config.getPoolName() + " could not start: " + reason, sqlState, e);
         }
     }
 

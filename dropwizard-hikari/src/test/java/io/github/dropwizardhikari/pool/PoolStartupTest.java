@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A start that fails after HikariCP has opened its pool closes it and removes everything it registered. */
+/**
+ * A start that fails after HikariCP has opened its pool closes it and removes everything it registered, so the same
+ * data source can start once the cause is gone.
+ */
 class PoolStartupTest {
     private final MetricRegistry metrics = new MetricRegistry();
     private final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
@@ -39,8 +42,17 @@ class PoolStartupTest {
             // HikariCP's metrics and the gate's are gone; the other pool's gauge is untouched
             assertThat(metrics.getMetrics()).containsOnlyKeys(taken).containsEntry(taken, other);
             assertThat(healthChecks.getNames()).isEmpty();
+
+            // once the clash is gone the same data source starts (it failed with "could not start: null" before)
+            metrics.remove(taken);
+            dataSource.start();
+            assertThat(dataSource.isRunning()).isTrue();
+            assertThat(healthChecks.getNames()).contains("taken.pool.ConnectivityCheck");
+            assertThat(metrics.getNames()).contains(taken, "taken.pool.Wait");
         } finally {
             dataSource.stop();
         }
+        assertThat(healthChecks.getNames()).isEmpty();
+        assertThat(metrics.getNames()).isEmpty();
     }
 }
