@@ -14,12 +14,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The settings of pool-aware admission ({@code hikari.admission}), read only by {@link PoolAdmissionBundle}:
- * adding that bundle turns admission on; without it these settings do nothing and the server admits every request.
- * Admission limits how many application requests run at once, by default to the pool's {@code maxSize}, so that
- * requests beyond that wait in a FIFO queue in front of the pool. It pays when every request uses the pool and
- * request threads far outnumber connections on one or two CPUs; it hurts wherever requests run without the
- * database (streaming, long polling, calls to other services), since each of them holds a place.
+ * The settings of pool-aware admission ({@code hikari.admission}), read only by {@link PoolAdmissionBundle}: without
+ * that bundle they do nothing. Admission limits concurrent application requests, by default to the pool's
+ * {@code maxSize}, queueing the rest in FIFO order. It pays when every request uses the pool and request threads far
+ * outnumber connections; it hurts where requests run without the database, since each still holds a place.
  *
  * <table>
  * <caption>Configuration parameters ({@code hikari.admission})</caption>
@@ -38,8 +36,8 @@ import java.util.concurrent.TimeUnit;
  * seconds.</td></tr>
  * </table>
  *
- * <p>The limit is fixed when the server starts: Jetty's {@code QoSHandler} cannot change it while running. A pool
- * resized at runtime keeps the limit it started with; the warning logged with a 503 says so.</p>
+ * <p>The limit is fixed at start (Jetty 12's {@code QoSHandler} cannot change it while running), so a pool resized at
+ * runtime keeps its old limit; the 503 warning says so.</p>
  */
 public class AdmissionFactory {
     private boolean enabled = true;
@@ -123,12 +121,9 @@ public class AdmissionFactory {
     }
 
     /**
-     * Builds the Jetty handler that enforces the limit.
-     *
-     * @param poolMaxSize           the pool's {@code maxSize}, the default limit
-     * @param poolConnectionTimeout the pool's {@code maxWaitForConnection}, the default wait
-     * @param metrics               where the handler's metrics go
-     * @param name                  the prefix of its metrics
+     * @param poolMaxSize           the default limit
+     * @param poolConnectionTimeout the default wait
+     * @param name                  the prefix of the handler's metrics
      */
     public PoolAdmissionHandler build(int poolMaxSize, Duration poolConnectionTimeout, MetricRegistry metrics,
                                       String name) {

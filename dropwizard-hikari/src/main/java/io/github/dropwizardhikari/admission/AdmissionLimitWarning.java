@@ -10,11 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The {@code WARN} logged when admission answers 503: at once for the first, then at most once per interval,
- * counting the 503s in between, so a burst of refusals cannot flood the log.
- *
- * <p>When the pool was resized at runtime, the warning says so: Jetty's {@code QoSHandler} fixes its limit when
- * the server starts, so a pool grown through JMX leaves admission at its old limit until a restart.</p>
+ * The {@code WARN} for admission's 503s, at most once per interval with a count, so a burst cannot flood the log. It
+ * names a runtime resize of the pool, which admission's fixed limit does not follow.
  */
 final class AdmissionLimitWarning {
     static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);

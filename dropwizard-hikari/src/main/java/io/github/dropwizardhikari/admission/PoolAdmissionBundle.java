@@ -21,31 +21,23 @@ import org.slf4j.LoggerFactory;
  * });
  * }</pre>
  *
- * <p>In {@link #run} the bundle puts Jetty's {@code QoSHandler} between the application context and its servlets,
- * so at most {@code hikari.admission.maxConcurrentRequests} (by default the pool's {@code maxSize}) application
- * requests run at once and the others wait their turn without holding a thread. Its settings are the
- * {@code admission} block of the pool's configuration ({@link AdmissionFactory}); {@code enabled: false} there
- * turns it off again without a code change.</p>
- *
- * <p>It limits requests, not connections: a request that never uses the database still takes a place. Use it only
- * when the application's requests all borrow a connection, and prefer the pool's fair borrowing otherwise.</p>
+ * <p>Jetty's {@code QoSHandler}, between the application context and its servlets, lets at most
+ * {@code hikari.admission.maxConcurrentRequests} (by default the pool's {@code maxSize}) requests run at once; the
+ * others wait without holding a thread ({@link AdmissionFactory}). It limits requests, not connections: where some
+ * requests do not use the database, prefer the pool's fair borrowing.</p>
  *
  * @param <T> the application's configuration class
  */
 public abstract class PoolAdmissionBundle<T extends Configuration> implements ConfiguredBundle<T> {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolAdmissionBundle.class);
 
-    /**
-     * @return the pool's factory, whose {@code maxSize}, {@code maxWaitForConnection} and {@code admission} block
-     * set the limits; {@code null} when the application runs without HikariCP (the bundle then does nothing)
-     */
+    /** @return the pool's factory; {@code null} when the application runs without HikariCP (nothing is done) */
     @Nullable
     public abstract HikariDataSourceFactory getDataSourceFactory(T configuration);
 
     /**
-     * The name of the pool admission is sized to: the prefix of the admission metrics, and of the pool's
-     * {@code MaxConnections} gauge that a 503's warning compares the limit with. Override it to match the name
-     * the application gives its pool ({@code JdbiFactory.build(environment, factory, name)}).
+     * The prefix of the admission metrics, and the pool whose {@code MaxConnections} a 503's warning compares with:
+     * override it to match the name the application gives its pool ({@code JdbiFactory.build(env, factory, name)}).
      */
     protected String name() {
         return HikariBundle.DEFAULT_NAME;

@@ -17,13 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Jetty's {@link QoSHandler} with Dropwizard metrics and a JSON 503 that says why.
- *
- * <p>Jetty does the admission: at most {@code maxRequestCount} requests pass at once, the rest are suspended
- * (holding no thread) in FIFO order until a permit frees up or {@code maxSuspend} passes. This class adds the
- * metrics {@code <name>.admission.{admitted, inside, waiting, wait, rejected}}, answers a rejected or expired
- * request with {@code 503}, {@code Retry-After} and a body in Dropwizard's error format naming the admission
- * limit, and logs a rate-limited {@code WARN} ({@link AdmissionLimitWarning}).</p>
+ * Jetty's {@link QoSHandler} (which admits and queues) with the metrics
+ * {@code <name>.admission.{admitted, inside, waiting, wait, rejected}} and a 503 with {@code Retry-After} and a body
+ * in Dropwizard's error format that names the limit.
  */
 public class PoolAdmissionHandler extends QoSHandler {
     private static final String ARRIVAL_ATTRIBUTE = PoolAdmissionHandler.class.getName() + ".arrival";

@@ -9,9 +9,7 @@ package io.github.dropwizardhikari.config;
  * @param why   why HikariCP needs the change
  */
 record Adjustment(String field, String asked, String used, String why) {
-    /**
-     * @return the warning: the setting's full path first, then the value asked, the value used and why
-     */
+    /** @return the warning: the setting's full path first, then the value asked, the value used and why */
     public String warning(String path) {
         return path + " is " + asked + "; using " + used + " instead: " + why;
     }

@@ -6,19 +6,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The lowest value HikariCP honours for a duration setting (one of {@link HikariFloors}).
- *
- * <p>A field with a {@code @JsonAlias} carries Dropwizard's name, and its aliases are HikariCP's. Under
- * Dropwizard's name the setting follows Dropwizard's rule (greater than 0) and a value below the floor is raised
- * to it, with one warning: every block Dropwizard accepts starts. Under HikariCP's name, and for HikariCP-only
- * fields, a value below the floor is an error. {@link SettingsValidator} applies it.</p>
+ * The lowest value HikariCP honours for a duration setting. Under Dropwizard's name (a field with a
+ * {@code @JsonAlias}) a positive value below it is raised with a warning, so every block Dropwizard accepts starts;
+ * under HikariCP's name, or on a HikariCP-only field, it is an error.
  */
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)
 public @interface HikariFloor {
-    /**
-     * @return the floor in milliseconds, one of {@link HikariFloors}
-     */
+    /** @return the floor in milliseconds, one of {@link HikariFloors} */
     long millis();
 
     /**
@@ -27,8 +22,6 @@ public @interface HikariFloor {
      */
     String zeroMeans() default "";
 
-    /**
-     * @return why HikariCP needs the floor, for messages
-     */
+    /** @return why HikariCP needs the floor, for messages */
     String why();
 }

@@ -4,8 +4,7 @@ import io.dropwizard.util.Duration;
 
 /**
  * The lowest values HikariCP 7.1 honours, in milliseconds: below them {@code HikariConfig.validate()} replaces a
- * value with a default or turns the feature off. Each is named once, here, and used both by the check and by its
- * message.
+ * value with a default or turns the feature off.
  */
 public final class HikariFloors {
     /** {@code connectionTimeout} and {@code validationTimeout} (HikariCP's soft timeout floor). */
@@ -24,9 +23,7 @@ public final class HikariFloors {
     private HikariFloors() {
     }
 
-    /**
-     * @return {@code millis} as a duration in the largest unit that holds it exactly, for messages
-     */
+    /** @return {@code millis} as a duration in the largest unit that holds it exactly, for messages */
     public static Duration readable(long millis) {
         if (millis != 0 && millis % 3_600_000 == 0) {
             return Duration.hours(millis / 3_600_000);

@@ -50,10 +50,7 @@ public final class IsolationNames extends StdScalarDeserializer<TransactionIsola
             .map(Enum::name).collect(Collectors.joining(", ")));
     }
 
-    /**
-     * @return the name HikariCP's {@code transactionIsolation} setting expects, or {@code null} for the driver's
-     * default
-     */
+    /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */
     @Nullable
     public static String hikariName(TransactionIsolation isolation) {
         return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();

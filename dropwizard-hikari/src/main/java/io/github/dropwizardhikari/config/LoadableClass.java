@@ -9,17 +9,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The name of a class that HikariCP will load and instantiate (a driver, a data source, an exception override, a
- * credentials provider): it must be on the class path, be a {@link #value()}, and have a public no-argument
+ * A class HikariCP will load and instantiate: on the class path, a {@link #value()}, with a public no-argument
  * constructor. Checked at validation, so {@code check} names the field instead of the pool failing later.
  */
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = LoadableClassValidator.class)
 public @interface LoadableClass {
-    /**
-     * @return the type the class must implement
-     */
+    /** @return the type the class must implement */
     Class<?> value();
 
     String message() default "cannot be loaded";

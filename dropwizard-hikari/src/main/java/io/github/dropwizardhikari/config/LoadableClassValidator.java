@@ -7,10 +7,7 @@ import org.jspecify.annotations.Nullable;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
 
-/**
- * Validates a {@link LoadableClass} name the way HikariCP will load it: from the thread's context class loader,
- * else from HikariCP's own. The class is not initialized here.
- */
+/** Loads a {@link LoadableClass} as HikariCP will (context class loader, else HikariCP's), without initializing it. */
 public final class LoadableClassValidator implements ConstraintValidator<LoadableClass, String> {
     private Class<?> type = Object.class;
 

@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.util.Map;
 
-/**
- * Writes driver properties to JSON the way {@code toString()} prints them: secret-looking values masked.
- */
+/** Writes driver properties to JSON the way {@code toString()} prints them: secret-looking values masked. */
 public final class MaskedProperties extends StdSerializer<Map<String, String>> {
     @SuppressWarnings("unchecked")
     public MaskedProperties() {

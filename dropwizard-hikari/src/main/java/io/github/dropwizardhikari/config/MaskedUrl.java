@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import java.io.IOException;
 
-/**
- * Writes a JDBC URL to JSON the way {@code toString()} prints it: with its credentials masked.
- */
+/** Writes a JDBC URL to JSON the way {@code toString()} prints it: with its credentials masked. */
 public final class MaskedUrl extends StdSerializer<String> {
     public MaskedUrl() {
         super(String.class);

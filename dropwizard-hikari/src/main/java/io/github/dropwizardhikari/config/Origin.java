@@ -16,9 +16,7 @@ public record Origin(String path, Set<String> keys) {
         keys = Set.copyOf(keys);
     }
 
-    /**
-     * @return the full path of one of the block's fields, as messages name it
-     */
+    /** @return the full path of one of the block's fields, as messages name it */
     public String pathOf(String field) {
         return path.isEmpty() ? field : path + "." + field;
     }

@@ -22,12 +22,9 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Binds a configuration block with Jackson's own bean deserializer, and hands the block its {@link Origin}: the
- * path it was found at (so warnings name {@code hikari.maxWaitForConnection}, not just {@code maxWaitForConnection})
- * and the keys it states, as written (so a setting given under two names, or under HikariCP's name, is told).
- *
- * <p>Use it as a class-level {@code @JsonDeserialize(using = OriginRecordingDeserializer.class)}. Unknown keys
- * still reach Jackson's own failure, which Dropwizard turns into its "Did you mean" message.</p>
+ * Binds a configuration block with Jackson's bean deserializer and hands it its {@link Origin}, so messages name
+ * {@code hikari.maxWaitForConnection} and can tell which name a setting was given under. Unknown keys still reach
+ * Jackson's failure, which Dropwizard turns into its "Did you mean" message.
  */
 public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
     implements ContextualDeserializer, ResolvableDeserializer {
@@ -105,9 +102,8 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
     }
 
     /**
-     * The dotted path of the value the parser is at. Streaming parsers enter the block's own context on its
-     * {@code START_OBJECT}, Jackson's tree parser (which Dropwizard uses) only on the next token: a nameless
-     * object context is the block's own and is skipped.
+     * The dotted path of the value the parser is at. Jackson's tree parser (Dropwizard's) enters the block's own
+     * context one token later than a streaming parser, so a nameless object context is the block's and is skipped.
      */
     static String path(JsonParser p) {
         JsonStreamContext context = p.getParsingContext();

@@ -7,10 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/**
- * Hides credentials in values that are printed: JDBC URLs may carry {@code password=...} and driver properties
- * may hold passwords, keys or tokens.
- */
+/** Hides credentials in printed values: {@code password=...} in JDBC URLs, secrets in driver properties. */
 public final class Redaction {
     public static final String MASK = "<masked>";
 

@@ -32,24 +32,17 @@ public final class RuleCheck {
         this.names = names;
     }
 
-    /**
-     * @return whether the block gave {@code field} under one of HikariCP's alias names, whose values are checked
-     * strictly
-     */
+    /** @return whether the block gave {@code field} under a HikariCP alias, whose values are checked strictly */
     public boolean underHikariName(String field) {
         return names.aliases(field).stream().anyMatch(origin.keys()::contains);
     }
 
-    /**
-     * @return the name the block used for {@code field}: an alias if it used one, else the field's own name
-     */
+    /** @return the name the block used for {@code field}: an alias if it used one, else the field's own */
     public String nameUsed(String field) {
         return names.aliases(field).stream().filter(origin.keys()::contains).findFirst().orElse(field);
     }
 
-    /**
-     * Records an error in {@code field}, reported under the name the block used for it.
-     */
+    /** Records an error in {@code field}, reported under the name the block used for it. */
     public void error(String field, String message) {
         errors.add(new Error(nameUsed(field), message));
     }
@@ -58,12 +51,7 @@ public final class RuleCheck {
         errors.add(new Error(name, message));
     }
 
-    /**
-     * Records that {@code field} asked for {@code asked} and gets {@code used}; several adjustments of one field
-     * make one, from the first value asked to the last value used.
-     *
-     * @return {@code used}
-     */
+    /** Records and returns {@code used}; adjustments of one field merge, from the first asked to the last used. */
     public <T> T adjusted(String field, Object asked, T used, String why) {
         adjustments.merge(field, new Adjustment(field, String.valueOf(asked), String.valueOf(used), why),
             (first, last) -> new Adjustment(field, first.asked(), last.used(), last.why()));
@@ -71,9 +59,7 @@ public final class RuleCheck {
         return used;
     }
 
-    /**
-     * @return the value to use for {@code field}: the adjusted one if the check adjusted it, else {@code given}
-     */
+    /** @return the adjusted value of {@code field} if the check adjusted it, else {@code given} */
     @SuppressWarnings("unchecked")
     public <T> T used(String field, T given) {
         return (T) used.getOrDefault(field, given);
@@ -87,9 +73,7 @@ public final class RuleCheck {
         warn("notice:" + field, origin.pathOf(field) + " " + message);
     }
 
-    /**
-     * Records a warning that is complete as it is; {@code key} says which, so that it is logged once.
-     */
+    /** Records a complete warning; {@code key} says which, so that it is logged once. */
     public void warn(String key, String message) {
         warnings.putIfAbsent(key, message);
     }
@@ -102,9 +86,7 @@ public final class RuleCheck {
         return List.copyOf(adjustments.values());
     }
 
-    /**
-     * @return every warning, each once, keyed by what it is about: the adjustments first, then the others
-     */
+    /** @return every warning, each once, keyed by what it is about: the adjustments first */
     public Map<String, String> warnings() {
         Map<String, String> all = new LinkedHashMap<>();
         adjustments.values().forEach(adjustment -> all.put("adjusted:" + adjustment.field(),

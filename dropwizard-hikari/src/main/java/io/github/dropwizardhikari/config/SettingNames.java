@@ -38,16 +38,12 @@ final class SettingNames {
         return property == null || property.value().isEmpty() ? field.getName() : property.value();
     }
 
-    /**
-     * @return HikariCP's names for {@code field}; empty when it has none
-     */
+    /** @return HikariCP's names for {@code field}; empty when it has none */
     public List<String> aliases(String field) {
         return aliasesByField.getOrDefault(field, List.of());
     }
 
-    /**
-     * @return every setting that has aliases, with all its names: its own first
-     */
+    /** @return every setting that has aliases, with all its names: its own first */
     public Map<String, List<String>> allNames() {
         Map<String, List<String>> all = new LinkedHashMap<>();
         aliasesByField.forEach((field, aliases) -> {

@@ -8,9 +8,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Runs every rule of a configuration block: the {@link HikariFloor} of each field, one name per setting, and the
- * block's {@link CrossFieldRules}, in that order (cross-field rules read the values raised to their floors from
- * the check).
+ * Runs every rule of a configuration block: one name per setting, each {@link HikariFloor}, then the block's
+ * {@link CrossFieldRules}, which read the values raised to their floors from the check.
  */
 public final class SettingsCheck {
     private SettingsCheck() {

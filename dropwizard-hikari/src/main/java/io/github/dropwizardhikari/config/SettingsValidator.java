@@ -6,9 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Validates a {@link ValidSettings} block. Errors become violations on the setting's own property node, so that
- * Dropwizard prints them with the full path; adjusted values are logged as warnings, once per block, on the
- * logger of the block's class, as are the notices of values whose effect differs from Dropwizard's pool.
+ * Validates a {@link ValidSettings} block: errors go on the setting's property node, so Dropwizard prints its full
+ * path; warnings are logged once per block, on the logger of the block's class.
  */
 public final class SettingsValidator implements ConstraintValidator<ValidSettings, CrossFieldRules> {
     @Override
@@ -30,9 +29,7 @@ public final class SettingsValidator implements ConstraintValidator<ValidSetting
         return false;
     }
 
-    /**
-     * Logs each warning of {@code check} that {@code block} has not logged yet, on the logger of the block's class.
-     */
+    /** Logs each warning of {@code check} that {@code block} has not logged yet. */
     public static void warnOnce(CrossFieldRules block, RuleCheck check) {
         Logger logger = LoggerFactory.getLogger(block.getClass());
         check.warnings().forEach((key, message) -> {

@@ -9,9 +9,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Checks a configuration block with {@link SettingsCheck} when Bean Validation validates it (Dropwizard's
- * {@code check} and {@code server} commands): each error is reported at its setting's path
- * ({@code hikari.minSize ...}), each adjusted value is logged once as a warning.
+ * Checks a block with {@link SettingsCheck} under Bean Validation (Dropwizard's {@code check} and {@code server}):
+ * errors at their setting's path ({@code hikari.minSize ...}), adjusted values as one warning each.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -87,11 +87,10 @@ public class CredentialsFactory {
     }
 
     /**
-     * Says when connections may outlive their credentials: a database that revokes an expired credential (Vault's
-     * dynamic secrets drop the role) closes the connections opened with it under the pool.
+     * A database that revokes an expired credential (Vault drops the role) closes the connections opened with it.
      *
-     * @param path             the configuration path of this block, such as {@code hikari.credentials}
-     * @param maxConnectionAge the pool's {@code maxConnectionAge}; {@code null} or 0 means no limit
+     * @param path             this block's path, such as {@code hikari.credentials}
+     * @param maxConnectionAge {@code null} or 0 means no limit
      * @return the warning, if connections may outlive the credentials
      */
     public Optional<String> lifetimeWarning(String path, @Nullable Duration maxConnectionAge) {

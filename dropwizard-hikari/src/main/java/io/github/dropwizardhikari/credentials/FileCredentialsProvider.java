@@ -11,13 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * HikariCP's credentials provider that reads the user and the password from files each time the pool opens a
- * connection, so a secret rotated on disk (a Kubernetes secret mount, a file written by Vault Agent or by a
- * sidecar that fetches short-lived tokens) is used from the next new connection on, without a restart.
- *
- * <p>Either value may come from configuration instead of a file. Line breaks at the end of a file are dropped,
- * as {@code echo} and most templating tools add one. The values read are never logged or printed: a failure to
- * read names the file and the cause, {@link #toString()} names the files only.</p>
+ * Reads the user and password from files at each new connection, so a secret rotated on disk (a Kubernetes mount,
+ * Vault Agent) applies without a restart. Trailing line breaks are dropped, as {@code echo} and templating tools add
+ * one. The values are never logged: errors and {@link #toString()} name the files only.
  */
 public final class FileCredentialsProvider implements HikariCredentialsProvider {
     @Nullable
@@ -30,10 +26,8 @@ public final class FileCredentialsProvider implements HikariCredentialsProvider 
     private final String password;
 
     /**
-     * @param userFile     the file holding the user, or {@code null} to use {@code user}
-     * @param user         the user when there is no user file
-     * @param passwordFile the file holding the password, or {@code null} to use {@code password}
-     * @param password     the password when there is no password file
+     * @param userFile     {@code null} to use {@code user}
+     * @param passwordFile {@code null} to use {@code password}
      */
     public FileCredentialsProvider(@Nullable Path userFile, @Nullable String user, @Nullable Path passwordFile,
                                    @Nullable String password) {
@@ -43,10 +37,7 @@ public final class FileCredentialsProvider implements HikariCredentialsProvider 
         this.password = password;
     }
 
-    /**
-     * @throws UncheckedIOException when a file cannot be read; HikariCP then fails this connection attempt and
-     *                              tries again, as for a database that refuses the connection
-     */
+    /** @throws UncheckedIOException when a file cannot be read; HikariCP fails this attempt and tries again */
     @Override
     public Credentials getCredentials() {
         String currentUser = userFile == null ? user : read(userFile, "user");

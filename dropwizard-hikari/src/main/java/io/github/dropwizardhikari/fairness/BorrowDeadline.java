@@ -9,19 +9,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Ends one borrower's wait inside HikariCP when its time is up, by interrupting the borrowing thread, and makes
- * sure that interrupt never outlives the borrow.
+ * Ends one borrower's wait inside HikariCP when its time is up, by interrupting the borrowing thread, and makes sure
+ * that interrupt never outlives the borrow.
  *
- * <p>The deadline and the borrower's return from HikariCP can meet at any instant, so both sides move one state
- * with compare-and-set: whichever leaves {@code BORROWING} first decides. When the borrower does ({@code DONE}), no
- * interrupt is ever sent. When the deadline does, it interrupts ({@code INTERRUPTING}, then {@code INTERRUPTED}) and
- * the borrower, on its way out, waits for that interrupt to have landed and clears it, whatever HikariCP answered:
- * a connection HikariCP handed out at the same instant is kept.</p>
- *
- * <p>A thread has one interrupt flag. When the deadline finds it set already, the interrupt is someone else's:
- * HikariCP stops for it anyway, so the deadline sends nothing and the flag stays for its owner. An interrupt from
- * elsewhere that lands between the deadline's and the borrower's return is merged into the deadline's and cleared
- * with it, as two interrupts before one check always are.</p>
+ * <p>Deadline and borrower race, so each leaves {@code BORROWING} by compare-and-set and the first decides. If the
+ * deadline wins, the borrower waits for the interrupt to land and clears it (with any other that landed meanwhile),
+ * keeping a connection HikariCP handed out at that instant. A flag already set is someone else's interrupt, which
+ * stops HikariCP anyway: the deadline leaves it for its owner.</p>
  */
 final class BorrowDeadline implements Runnable {
     private static final int BORROWING = 0;
@@ -41,9 +35,8 @@ final class BorrowDeadline implements Runnable {
     /**
      * Arms a deadline for the calling thread.
      *
-     * @param timer     runs the deadline; a timer shut down with its pool arms nothing, and the closed pool refuses
-     *                  the borrow itself
-     * @param leftNanos the time the borrower has left; 0 or less interrupts at once
+     * @param timer     a timer shut down with its pool arms nothing: the closed pool refuses the borrow itself
+     * @param leftNanos 0 or less interrupts at once
      */
     static BorrowDeadline arm(ScheduledExecutorService timer, long leftNanos) {
         BorrowDeadline deadline = new BorrowDeadline(Thread.currentThread());
@@ -77,8 +70,7 @@ final class BorrowDeadline implements Runnable {
     boolean disarm() {
         int seen = state.compareAndExchange(BORROWING, DONE);
         if (seen == BORROWING) {
-            // removed from the timer's queue at once (remove-on-cancel): a borrow that beat its deadline leaves
-            // nothing behind
+            // remove-on-cancel: a borrow that beat its deadline leaves nothing in the timer's queue
             if (expiry != null) {
                 expiry.cancel(false);
             }

@@ -18,34 +18,23 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes borrowers wait for a connection in arrival order.
+ * Makes borrowers wait for a connection in arrival order: HikariCP hands a returned connection to whichever waiting
+ * thread gets there first, so under oversubscription some borrowers wait much longer than others.
  *
- * <p>HikariCP hands a returned connection to whichever waiting thread gets there first, so under
- * oversubscription some borrowers wait much longer than others. The gate puts a fair {@link Semaphore} with one
- * place per connection in front of the pool: a borrower takes a place (queueing in arrival order when there is
- * none), then takes a connection from HikariCP, and gives the place back when it gives the connection back
- * ({@link GatedConnection}). While places are free the gate costs an uncontended semaphore operation and no wait.</p>
+ * <p>A fair {@link Semaphore} holds one place per connection; a borrower takes a place, then a connection, and gives
+ * the place back with the connection ({@link GatedConnection}). {@code maxWaitForConnection} bounds gate and pool
+ * together; running out throws HikariCP's own {@link SQLTransientConnectionException} and message, counted by
+ * {@code <pool>.pool.ConnectionTimeoutRate}.</p>
  *
- * <p>{@code maxWaitForConnection} bounds the whole borrow: HikariCP gets only what is left of it after the gate.
- * A borrower that runs out of time gets the same {@link SQLTransientConnectionException}, with the same message, as
- * from HikariCP's own timeout, and {@code <pool>.pool.ConnectionTimeoutRate} counts it.</p>
+ * <p>HikariCP's timeout is per pool, not per borrow, so a borrower that queued arms a {@link BorrowDeadline} for what
+ * is left, which interrupts the borrowing thread (HikariCP 7.1 ends its wait on an interrupt with an
+ * {@code SQLException}). The borrow stays on the caller's thread, so leak detection and the pool's metrics see it.
+ * An interrupt also closes a virtual thread's socket or an NIO channel: at worst the alive-check of the connection
+ * about to be handed out, which HikariCP then evicts and replaces.</p>
  *
- * <p>HikariCP's public API has one timeout per pool, not per borrow: {@code getConnection()} waits up to
- * {@code connectionTimeout}. A borrower that finds a free place has all of it left and simply calls it. A borrower
- * that queued arms a {@link BorrowDeadline} for what is left: when that passes, the deadline interrupts the
- * borrowing thread (the caller's own, never one of HikariCP's), HikariCP (7.1.0) ends its interruptible wait for a
- * connection with an {@code SQLException}, and the gate clears its interrupt and throws the timeout. The borrow
- * stays on the borrowing thread, so HikariCP's leak detection records that thread's stack and the pool's metrics
- * count its wait. One daemon thread per pool runs the deadlines, started by the first borrower that queues.</p>
- *
- * <p>An interrupt also closes the socket a virtual thread (JDK 21+) is blocked in, or an NIO channel on any thread.
- * Inside HikariCP's borrow that can only be the alive-check of the idle connection it is about to hand out: the
- * connection then counts as dead, and HikariCP evicts it and opens another. Nothing else is lost.</p>
- *
- * <p>A borrower queued at the gate is waiting for a connection, and the pool's figures say so: the pool's
- * {@code PendingConnections} counts it and its {@code Wait} records the whole wait, gate and HikariCP together
- * ({@link QueueBeforeThePool}). As detail: {@code <pool>.pool.GateWaiting} (gauge: borrowers queued at the gate
- * now) and {@code <pool>.pool.GateWait} (timer: how long each borrower that found no free place queued).</p>
+ * <p>{@code PendingConnections} and {@code Wait} count the gate's queue ({@link QueueBeforeThePool}); in detail,
+ * {@code <pool>.pool.GateWaiting} (gauge: borrowers queued now) and {@code <pool>.pool.GateWait} (timer: each queued
+ * borrower's wait at the gate).</p>
  */
 public final class FairBorrowGate implements QueueBeforeThePool {
     // how long this thread queued before the borrow HikariCP is about to record; set only by a borrower that queued
@@ -58,11 +47,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     private final ScheduledThreadPoolExecutor deadlines;
     private int size;
 
-    /**
-     * @param poolName the pool's name, for messages and metric names
-     * @param size     places at the gate: the pool's {@code maxSize}
-     * @param metrics  where the gate's metrics go
-     */
+    /** @param size places at the gate: the pool's {@code maxSize} */
     public FairBorrowGate(String poolName, int size, MetricRegistry metrics) {
         this.poolName = poolName;
         this.metrics = metrics;
@@ -71,7 +56,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         this.wait = metrics.register(waitName(poolName),
             new Timer(new WindowedHdrReservoir()));
         metrics.register(waitingName(poolName), (Gauge<Integer>) this::waiting);
-        // its one thread starts with the first borrower that queues
+        // its thread starts with the first borrower that queues
         this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, poolName + ":borrow-deadlines");
             thread.setDaemon(true);
@@ -91,8 +76,6 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     /**
      * Takes a place, waiting in arrival order if need be, then a connection from HikariCP.
      *
-     * @param pool          HikariCP's data source; its pool bean counts the borrowers queued here among those
-     *                      waiting, as every reader of it does
      * @param timeoutMillis the longest the whole borrow may take: the pool's connection timeout
      * @return the connection, which gives its place back when closed
      * @throws SQLTransientConnectionException when no connection came in time
@@ -172,9 +155,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         return new SQLException(poolName + " - Interrupted during connection acquisition", e);
     }
 
-    /**
-     * HikariCP's timeout, with the time of the whole borrow: the same type, message, SQL state and cause.
-     */
+    /** HikariCP's timeout (type, message, SQL state, cause), with the time of the whole borrow. */
     private SQLTransientConnectionException timeout(HikariDataSource pool, long start,
                                                     @Nullable SQLTransientConnectionException fromHikari) {
         if (fromHikari == null) {
@@ -209,9 +190,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         places.release();
     }
 
-    /**
-     * Follows a runtime change of the pool's {@code maxSize}: one place per connection.
-     */
+    /** Follows a runtime change of the pool's {@code maxSize}. */
     public synchronized void resize(int newSize) {
         if (newSize > size) {
             places.release(newSize - size);
@@ -221,9 +200,6 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         size = newSize;
     }
 
-    /**
-     * @return borrowers queued at the gate now (the semaphore's own count of its queue)
-     */
     @Override
     public int waiting() {
         return places.getQueueLength();
@@ -239,9 +215,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         return queued;
     }
 
-    /**
-     * @return free places: the pool's size less the connections borrowed through the gate and not yet returned
-     */
+    /** @return the pool's size less the connections borrowed through the gate and not yet returned */
     public int freePlaces() {
         return places.availablePermits();
     }

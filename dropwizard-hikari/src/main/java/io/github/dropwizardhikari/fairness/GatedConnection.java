@@ -22,15 +22,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * A connection borrowed through the {@link FairBorrowGate}: HikariCP's own connection, which gives its place at the
- * gate back exactly once, on the first of {@link #close()}, {@link #abort(Executor)} or eviction
- * ({@link #evicted()}), however often and in whatever order they are called.
- *
- * <p>Every other call goes to HikariCP's connection unchanged, so HikariCP's state resets, statement tracking and
- * eviction on fatal SQL states all still apply; {@link #unwrap(Class)} reaches the driver's connection through it.
- * The statements, result sets and metadata it hands out lead back to this connection, not to HikariCP's
- * ({@link LinkedToGatedConnection}): whichever of them the application closes the connection through, the place
- * goes back.</p>
+ * A connection borrowed through the {@link FairBorrowGate}, which gives its place back exactly once, on the first of
+ * {@link #close()}, {@link #abort(Executor)} or {@link #evicted()}. Every other call goes to HikariCP's connection,
+ * so its resets, statement tracking and eviction still apply; statements and metadata lead back here
+ * ({@link LinkedToGatedConnection}), so closing through them returns the place too.
  */
 public final class GatedConnection implements Connection {
     // a field updater, not an AtomicBoolean: one object less on every borrow
@@ -46,17 +41,12 @@ public final class GatedConnection implements Connection {
         this.gate = gate;
     }
 
-    /**
-     * @return HikariCP's connection, for HikariCP's own calls that need it ({@code evictConnection})
-     */
+    /** @return HikariCP's connection, for HikariCP's calls that need it ({@code evictConnection}) */
     public Connection pooled() {
         return delegate;
     }
 
-    /**
-     * Returns HikariCP's connection to the pool, then the place at the gate. The place goes back even when
-     * HikariCP's close fails (a broken connection), since HikariCP has taken the connection back by then.
-     */
+    /** Gives the place back after HikariCP's close, even a failed one: HikariCP has the connection back by then. */
     @Override
     public void close() throws SQLException {
         try {
@@ -66,10 +56,7 @@ public final class GatedConnection implements Connection {
         }
     }
 
-    /**
-     * Aborts the driver's connection and hands HikariCP's connection back, which evicts it: after an abort the
-     * application need not call {@link #close()}, as JDBC says, and the place at the gate must not leak.
-     */
+    /** Also closes HikariCP's connection, evicting it, since JDBC does not require a close after an abort. */
     @Override
     public void abort(Executor executor) throws SQLException {
         try {
@@ -85,10 +72,7 @@ public final class GatedConnection implements Connection {
         }
     }
 
-    /**
-     * Called once HikariCP has evicted this connection at the application's request: HikariCP no longer counts it
-     * as borrowed, so its place goes back now; a later {@link #close()} returns nothing twice.
-     */
+    /** HikariCP evicted this connection on request and no longer counts it as borrowed: the place goes back now. */
     public void evicted() {
         returnPlace();
     }
@@ -161,7 +145,6 @@ public final class GatedConnection implements Connection {
     public void rollback() throws SQLException {
         delegate.rollback();
     }
-
 
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {

@@ -20,20 +20,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A statement, result set or database metadata handed out by a {@link GatedConnection}, whose way back to its
- * connection leads to the {@link GatedConnection} and not to HikariCP's connection inside it.
- *
- * <p>JDBC code may close the connection it reaches through {@code statement.getConnection()},
- * {@code resultSet.getStatement().getConnection()} or {@code metaData.getConnection()} instead of the one it
- * borrowed (Hibernate and some drivers' helpers do). Were that HikariCP's connection, the connection would go back
- * to HikariCP while its place at the gate stayed taken, and the pool would lose a connection until restart. So,
- * as HikariCP's own proxies do for its connection, every object that leads back is wrapped: {@code getConnection()}
- * answers the gated connection, {@code getStatement()} the wrapped statement, and each statement, result set or
- * metadata it returns is wrapped in turn. Every other call goes to HikariCP's object unchanged, and
- * {@code unwrap} reaches the driver's.</p>
+ * A statement, result set or metadata of a {@link GatedConnection} whose {@code getConnection()} (directly or via
+ * {@code getStatement()}) answers the gated connection, as HikariCP's proxies do for theirs. Hibernate and some
+ * drivers' helpers close the connection they reach that way; were it HikariCP's, its place at the gate would leak.
+ * Every other call goes to HikariCP's object unchanged.
  */
 final class LinkedToGatedConnection implements InvocationHandler {
-    /** The JDBC types with a way back to their connection, directly or through their statement. */
     private static final Set<Class<?>> LINKED = Set.of(Statement.class, PreparedStatement.class,
         CallableStatement.class, ResultSet.class, DatabaseMetaData.class);
     private static final Map<Class<?>, MethodHandle> CONSTRUCTORS = constructors();
@@ -48,13 +40,7 @@ final class LinkedToGatedConnection implements InvocationHandler {
         this.statement = statement;
     }
 
-    /**
-     * @param delegate   HikariCP's object, or {@code null}
-     * @param type       the JDBC interface the caller asked for
-     * @param connection the gated connection it came from
-     * @param statement  for a result set, the wrapped statement that made it; otherwise {@code null}
-     * @return the object, leading back to {@code connection}; {@code null} for {@code null}
-     */
+    /** @param statement for a result set, the wrapped statement that made it; otherwise {@code null} */
     static <T> @Nullable T link(@Nullable T delegate, Class<T> type, GatedConnection connection,
                                 @Nullable Statement statement) {
         if (delegate == null) {
@@ -70,10 +56,7 @@ final class LinkedToGatedConnection implements InvocationHandler {
         }
     }
 
-    /**
-     * The proxy class's constructor for each linked type, found once: {@code Proxy.newProxyInstance} looks the
-     * proxy class up and checks access on every call, and a statement cycle makes two proxies.
-     */
+    /** Found once: {@code Proxy.newProxyInstance} looks up the class and checks access on every call. */
     private static Map<Class<?>, MethodHandle> constructors() {
         Map<Class<?>, MethodHandle> constructors = new HashMap<>();
         for (Class<?> type : LINKED) {

@@ -8,14 +8,10 @@ import java.sql.SQLException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * HikariCP's connectivity check, made to tell a busy pool from a dead database.
- *
- * <p>HikariCP's check borrows a connection within its timeout. When slow queries hold every connection the
- * borrow times out and the check turns unhealthy although the database is fine, and a load balancer may then
- * take a merely busy instance out of service. So when the check starts with the pool saturated (every
- * connection in use, none idle, at {@code maximumPoolSize}) it does not queue for a connection: it opens one
- * connection of its own to the database ({@link DatabaseProbe}) within the same timeout, and answers healthy
- * if the database accepts it, unhealthy if not. In every other state it is HikariCP's check, unchanged.</p>
+ * HikariCP's connectivity check, made to tell a busy pool from a dead database: HikariCP's check borrows a
+ * connection, so a pool saturated by slow queries turns unhealthy and a load balancer may drop a merely busy
+ * instance. On a saturated pool (none idle, at {@code maximumPoolSize}) this check instead opens a connection of its
+ * own ({@link DatabaseProbe}) within the same timeout; otherwise it is HikariCP's check.
  */
 public final class BusyPoolConnectivityCheck extends HealthCheck {
     private final HealthCheck hikariCheck;

@@ -8,17 +8,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a pool's driver reports when a connection is gone, and when a server refuses a write because it is
- * read-only, for the drivers this project tests (PostgreSQL, MariaDB/MySQL, H2).
+ * The errors by which a driver says a connection is gone, or a server refused a write as read-only, for PostgreSQL,
+ * MariaDB/MySQL and H2. Standard SQLStates ({@code 08xxx}, {@code 25006}) count for any driver; vendor states and
+ * codes only for the driver that owns them (MariaDB's 2013 means something else elsewhere).
  *
- * <p>The standard SQLStates count whatever the driver: class {@code 08} (connection exception) and {@code 25006}
- * (read-only transaction). Vendor states and error codes count only on a pool whose driver owns them, told by its
- * URL or class names: MariaDB's 2013 means "lost connection" from MariaDB's driver and something else, or
- * nothing, from another.</p>
- *
- * <p>HikariCP evicts on SQLState class {@code 08}, a few PostgreSQL states and three vendor codes. The rest of a
- * driver's "the connection is gone" errors leave a dead connection in the pool, which the next borrower gets
- * back when it was used within the last 500 ms (HikariCP does not validate more recently used connections).</p>
+ * <p>HikariCP 7.1 evicts only on class {@code 08}, a few PostgreSQL states and three vendor codes, and skips the
+ * alive-check of a connection used within the last 500 ms, so the rest would hand a dead connection out again.</p>
  */
 public final class ConnectionErrors {
     // PostgreSQL: admin_shutdown (pg_terminate_backend, fast shutdown), crash_shutdown, cannot_connect_now,
@@ -40,8 +35,7 @@ public final class ConnectionErrors {
 
     // read_only_sql_transaction: the standard's own state, which PostgreSQL and MySQL use
     private static final String READ_ONLY_STATE = "25006";
-    // MySQL/MariaDB's ER_OPTION_PREVENTS_STATEMENT names the option that refused the statement; only --read-only
-    // counts
+    // ER_OPTION_PREVENTS_STATEMENT names the option that refused the statement; only --read-only counts
     private static final int OPTION_PREVENTS_STATEMENT = 1290;
 
     private final String driver;
@@ -57,12 +51,7 @@ public final class ConnectionErrors {
         this.readOnlyCodes = readOnlyCodes;
     }
 
-    /**
-     * @param jdbcUrl             the pool's URL, or {@code null}
-     * @param driverClassName     its driver class, or {@code null}
-     * @param dataSourceClassName its data source class, or {@code null}
-     * @return the errors of the driver those name; the standard SQLStates alone for a driver not listed here
-     */
+    /** @return the standard SQLStates alone for a driver not listed here */
     public static ConnectionErrors of(@Nullable String jdbcUrl, @Nullable String driverClassName,
                                       @Nullable String dataSourceClassName) {
         switch (DatabaseKind.of(jdbcUrl, driverClassName, dataSourceClassName)) {
@@ -77,9 +66,6 @@ public final class ConnectionErrors {
         }
     }
 
-    /**
-     * @return whether {@code e} says the connection it came from can no longer be used
-     */
     public boolean isConnectionLoss(SQLException e) {
         String state = e.getSQLState();
         if (state != null && (state.startsWith("08") || lostStates.contains(state))) {
@@ -88,10 +74,7 @@ public final class ConnectionErrors {
         return lostCodes.contains(e.getErrorCode());
     }
 
-    /**
-     * @return whether {@code e} says the server refused a write because it is read-only (a demoted primary, a
-     * replica)
-     */
+    /** @return whether the server refused a write as read-only (a demoted primary, a replica) */
     public boolean isReadOnlyRejection(SQLException e) {
         if (READ_ONLY_STATE.equals(e.getSQLState()) || readOnlyCodes.contains(e.getErrorCode())) {
             return true;

@@ -8,15 +8,10 @@ import java.sql.SQLException;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The pool's {@link SQLExceptionOverride}: evicts a connection on every connection-loss error of the pool's driver
- * ({@link ConnectionErrors}) and on the user's {@code evictOn} list, so a connection whose session died is never
- * handed out again. Only the connection that threw the error is evicted here.
- *
- * <p>HikariCP asks the override about every {@link SQLException} a pooled connection throws (and the chain of
- * next exceptions), before its own rules; {@code DO_NOT_EVICT} keeps the connection, {@code MUST_EVICT} retires
- * it. The user's own {@code exceptionOverrideClassName} is asked first and wins: its {@code DO_NOT_EVICT} keeps
- * the connection whatever this class would say, its {@code MUST_EVICT} evicts. The errors recognised here are
- * also passed to a {@link ConnectionErrorListener} (the failover eviction).</p>
+ * Evicts the connection that threw a connection-loss error of its driver ({@link ConnectionErrors}) or one on the
+ * user's {@code evictOn} list, so a dead session is never handed out again, and tells the
+ * {@link ConnectionErrorListener}. HikariCP 7.1 asks the override before its own rules; the user's
+ * {@code exceptionOverrideClassName} is asked first, and its {@code DO_NOT_EVICT} or {@code MUST_EVICT} wins.
  */
 public final class ConnectionLossOverride implements SQLExceptionOverride {
     @Nullable
@@ -25,12 +20,7 @@ public final class ConnectionLossOverride implements SQLExceptionOverride {
     private final EvictOn evictOn;
     private final ConnectionErrorListener listener;
 
-    /**
-     * @param userOverride the user's own {@code exceptionOverrideClassName}, asked first, or {@code null}
-     * @param errors       the connection-loss and read-only errors of the pool's driver
-     * @param evictOn      the user's {@code evictOn} list
-     * @param listener     told about each recognised error
-     */
+    /** @param userOverride the user's {@code exceptionOverrideClassName}, or {@code null} */
     public ConnectionLossOverride(@Nullable SQLExceptionOverride userOverride, ConnectionErrors errors,
                                   EvictOn evictOn, ConnectionErrorListener listener) {
         this.userOverride = userOverride;

@@ -15,15 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What the pool knows about the database from its own connection attempts: whether the last one failed, since
- * when, and whether waiting for the database can still help a borrower.
+ * What the pool's own connection attempts say about the database: whether the last one failed, since when, and
+ * whether a borrower can still gain by waiting.
  *
- * <p>A borrower waits up to its timeout for a database the pool had and lost, since it may come back. Waiting
- * cannot help once a borrower has timed out while the pool could not connect, nor while the pool has never
- * connected since it started: then, until an attempt succeeds, borrowers fail at once with the cause
- * ({@link #borrow}), as Dropwizard's Tomcat pool does. Nobody then waits inside HikariCP, which only connects for
- * a waiting borrower or below {@code minimumIdle}, so this class keeps one borrow of its own waiting in the
- * background meanwhile: the pool keeps trying, and the fast failures end with the outage.</p>
+ * <p>Once a borrower has timed out during an outage, or while the pool has never connected, borrowers fail at once
+ * with the cause, as Dropwizard's Tomcat pool does. HikariCP only connects for a waiting borrower or below
+ * {@code minimumIdle}, so a background borrow of its own keeps the pool trying meanwhile.</p>
  */
 public final class DatabaseOutage implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(DatabaseOutage.class);
@@ -60,8 +57,8 @@ public final class DatabaseOutage implements AutoCloseable {
     }
 
     /**
-     * @param poolBorrow  borrows from HikariCP directly, to keep it trying while borrowers fail fast
-     * @param whenBackUp  runs when an attempt succeeds after failed ones, before the new connection is handed out
+     * @param poolBorrow borrows from HikariCP directly, to keep it trying while borrowers fail fast
+     * @param whenBackUp runs when an attempt succeeds after failed ones, before the new connection is handed out
      */
     void started(Borrow poolBorrow, Runnable whenBackUp) {
         this.wakeUp = poolBorrow;
@@ -107,9 +104,7 @@ public final class DatabaseOutage implements AutoCloseable {
         }
     }
 
-    /**
-     * @return why the pool cannot connect, while its last attempt failed
-     */
+    /** @return why the pool cannot connect, while its last attempt failed */
     public Optional<String> knownCause() {
         SQLException current = failure;
         if (current == null) {
@@ -119,10 +114,7 @@ public final class DatabaseOutage implements AutoCloseable {
         return Optional.of(describe(current));
     }
 
-    /**
-     * Borrows, or fails at once while waiting cannot help; a borrower that times out while the pool cannot connect
-     * gets the connection failure as the cause of HikariCP's time-out.
-     */
+    /** Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. */
     public Connection borrow(Borrow borrow) throws SQLException {
         SQLException current = failure;
         if (current != null && (borrowerTimedOut || !everConnected)) {

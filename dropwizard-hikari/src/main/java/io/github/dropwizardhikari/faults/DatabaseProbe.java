@@ -15,11 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Opens one connection to the database outside the pool and closes it again: does the database accept
- * connections right now, whatever state the pool is in?
- *
- * <p>It connects with the pool's driver, URL and driver properties and the pool's credentials (its
- * {@code HikariCredentialsProvider} when it has one), and never hands the connection to anyone.</p>
+ * Opens and closes one connection outside the pool, with the pool's driver, URL, properties and credentials: does
+ * the database accept connections now, whatever state the pool is in?
  */
 public final class DatabaseProbe implements AutoCloseable {
     private final HikariDataSource pool;
@@ -37,11 +34,7 @@ public final class DatabaseProbe implements AutoCloseable {
         });
     }
 
-    /**
-     * Connects on a thread of the probe's own, waiting at most {@code timeoutMillis}.
-     *
-     * @return how long connecting took, in milliseconds
-     */
+    /** @return how long connecting took, in milliseconds */
     public long connect(long timeoutMillis) throws SQLException, TimeoutException {
         Callable<Long> connecting = this::connect;
         Future<Long> attempt = executor.submit(connecting);

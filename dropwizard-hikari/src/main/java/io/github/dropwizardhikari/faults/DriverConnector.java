@@ -11,12 +11,9 @@ import java.util.Collections;
 import java.util.Properties;
 
 /**
- * Opens one connection with the pool's JDBC driver, URL and driver properties, as HikariCP does for a pool
- * configured by URL, but with the JDBC API alone, so the bundle can connect without HikariCP's internals.
- *
- * <p>The driver is found on first use, so a driver class that cannot be loaded is an {@link SQLException} of a
- * connection attempt, naming the class, not an error while the pool is built. Such errors carry no SQLState: they
- * are not the database's answer, and trying again cannot help.</p>
+ * Connects as HikariCP does for a pool configured by URL, with the JDBC API alone instead of HikariCP's internals.
+ * The driver is found on first use, so a missing one fails a connection attempt, not the pool's build; such errors
+ * carry no SQLState, so they are never retried as an unreachable database.
  */
 final class DriverConnector {
     private final String url;

@@ -7,9 +7,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The user's own list of errors that mean "this connection is gone" ({@code evictOn}): each entry is a SQLState
- * ({@code 08S01}, {@code 57P01}) or a vendor error code ({@code 2013}). An entry made of digits only matches
- * either, since some drivers (H2) use the error code as the SQLState.
+ * The user's {@code evictOn} list: SQLStates ({@code 08S01}) or vendor error codes ({@code 2013}). An entry of
+ * digits only matches either, since some drivers (H2) use the error code as the SQLState.
  */
 public final class EvictOn {
     private final Set<String> entries;
@@ -23,9 +22,7 @@ public final class EvictOn {
         return new EvictOn(List.of());
     }
 
-    /**
-     * @return the first entry that is neither a five-character SQLState nor a vendor code, or {@code null}
-     */
+    /** @return the first entry that is neither a five-character SQLState nor a vendor code, or {@code null} */
     public static String firstInvalid(List<String> entries) {
         for (String entry : entries) {
             String trimmed = entry == null ? "" : entry.trim();

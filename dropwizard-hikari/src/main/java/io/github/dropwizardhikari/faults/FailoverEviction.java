@@ -12,29 +12,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Evicts every connection of the pool at once on evidence that the server behind it changed, as in a primary
- * failover (Patroni, Aurora, a DNS switch): the other pooled connections point at the same old primary and would
- * fail one by one, or keep failing every write.
+ * Soft-evicts the whole pool on evidence that the server behind it changed, as in a failover (Patroni, Aurora, a DNS
+ * switch), since the other connections point at the old primary: a write refused as read-only on a pool that is not
+ * read-only, or a second connection lost within the window (HikariCP retires a connection on its first such error,
+ * so two reports are two connections). One lost session only evicts its own connection. The pool is also evicted
+ * when an outage ends, outside this class ({@link OutageRecovery}).
  *
- * <p>One session's death is not such evidence: {@code pg_terminate_backend}, {@code idle_session_timeout}, a
- * server's idle timeout or one TCP reset end one session, and only its connection is evicted (by
- * {@link ConnectionLossOverride}). The whole pool goes on:</p>
- * <ul>
- * <li>a write refused as read-only on a pool that is not read-only itself (a demoted primary);</li>
- * <li>connection loss on a second connection within the window after the first (HikariCP reports each connection's
- * loss once, since it retires the connection on its first such error, so two reports are two connections);</li>
- * <li>the end of an outage, in which the pool could not connect at all ({@link
- * io.github.dropwizardhikari.faults.OutageRecovery}).</li>
- * </ul>
- *
- * <p>The eviction is HikariCP's soft eviction: idle connections close at once, connections in use retire when
- * they are returned, and new connections are opened to wherever the URL now leads. One event is one eviction and
- * one WARN: errors within the window after an eviction come from the same event (the requests that were in flight
- * on old connections) and only retire their own connection.</p>
- *
- * <p>Only errors {@link ConnectionLossOverride} classifies as connection loss
- * or read-only refusal reach this class; an ordinary statement error (syntax, constraint, statement timeout)
- * never does.</p>
+ * <p>One event is one eviction and one WARN: errors within the window after it come from requests in flight on old
+ * connections.</p>
  */
 public final class FailoverEviction implements ConnectionErrorListener {
     private static final Logger LOGGER = LoggerFactory.getLogger(FailoverEviction.class);
@@ -73,7 +58,6 @@ public final class FailoverEviction implements ConnectionErrorListener {
         this.lastLossNanos.set(longAgo);
     }
 
-    /** Starts acting on the running pool. */
     public void attach(HikariPoolMXBean runningPool) {
         this.pool = runningPool;
     }
@@ -87,7 +71,7 @@ public final class FailoverEviction implements ConnectionErrorListener {
         return evictions.get();
     }
 
-    /** One connection was lost (and is evicted on its own); a second one within the window evicts the pool. */
+    /** A second connection lost within the window evicts the pool. */
     @Override
     public void connectionLost(SQLException e) {
         if (!enabled || pool == null) {

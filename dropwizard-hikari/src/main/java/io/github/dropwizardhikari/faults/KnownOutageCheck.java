@@ -11,11 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The pool's connectivity check, answering from what the pool already knows: while its last connection attempt
- * failed, it is unhealthy at once and names the cause, instead of queueing for a connection that cannot come.
- *
- * <p>Otherwise it runs the wrapped check, and stops waiting for it as soon as the pool learns that it cannot
- * connect (an outage that begins while the check waits), or after {@code boundMillis}.</p>
+ * The pool's connectivity check, unhealthy at once with the cause while the pool's last connection attempt failed,
+ * instead of queueing for a connection that cannot come. Otherwise it runs the wrapped check, and stops waiting when
+ * an outage begins or after {@code boundMillis}.
  */
 public final class KnownOutageCheck extends HealthCheck {
     private static final long POLL_MILLIS = 10;

@@ -9,12 +9,9 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * How a pool meets an outage, on HikariCP's public API: HikariCP connects through a {@link RetryingDataSource},
- * so the pool fills within one retry interval of the database answering again, with one connection attempt per
- * interval while it is down; borrowers fail at once once waiting cannot help ({@link DatabaseOutage}).
- *
- * <p>Only a pool configured by URL connects this way; one configured by {@code dataSourceClassName}, or with a
- * retry interval of 0, connects as HikariCP alone does.</p>
+ * How a pool meets an outage: it connects through a {@link RetryingDataSource}, filling within one retry interval of
+ * the database's return, and borrowers fail fast once waiting cannot help ({@link DatabaseOutage}). A pool
+ * configured by {@code dataSourceClassName}, or with a retry interval of 0, connects as HikariCP alone does.
  */
 public final class OutageRecovery implements AutoCloseable {
     private final DatabaseOutage outage;
@@ -35,8 +32,8 @@ public final class OutageRecovery implements AutoCloseable {
     /**
      * Hands HikariCP the retrying data source, before the pool is built.
      *
-     * @param retryIntervalMillis the time between two connection attempts while the database is down; 0 for
-     *                            HikariCP's own back-off
+     * @param retryIntervalMillis between two connection attempts while the database is down; 0 for HikariCP's own
+     *                            back-off
      */
     public static OutageRecovery prepare(HikariConfig config, long retryIntervalMillis) {
         DatabaseOutage outage = new DatabaseOutage(config.getPoolName(), retryIntervalMillis);
@@ -59,9 +56,9 @@ public final class OutageRecovery implements AutoCloseable {
     }
 
     /**
-     * The pool is built: from now on connection attempts retry while it is open.
+     * From now on connection attempts retry while the pool is open.
      *
-     * @param whenBackUp runs once each time the database accepts connections again after failed attempts
+     * @param whenBackUp runs each time the database accepts connections again after failed attempts
      */
     public void started(HikariDataSource pool, Runnable whenBackUp) {
         outage.started(pool::getConnection, whenBackUp);

@@ -13,18 +13,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The data source HikariCP connects through: while the database does not accept connections, a request for a
- * connection keeps trying once per interval instead of failing.
+ * The data source HikariCP connects through, which keeps trying once per interval while the database is unreachable
+ * (SQLState class 08, PostgreSQL's 57P03, an I/O failure). HikariCP 7.1 doubles its sleep after each failed attempt,
+ * up to 5 seconds, so the pool could stay empty that long after an outage. Other failures (a refused login) reach
+ * HikariCP at once, which fetches the credentials afresh.
  *
- * <p>HikariCP opens connections on one thread and, after each failed attempt, sleeps twice as long as before, up to
- * 5 seconds, so after an outage the pool stays empty until that sleep ends. Here a failed attempt never reaches
- * HikariCP while the database is unreachable (SQLState class 08, PostgreSQL's 57P03 "starting up", or an I/O
- * failure): HikariCP's back-off never starts, the pool makes exactly one attempt per interval, and it gets its
- * connection the first time the database answers. Any other failure (a refused login, a missing driver) goes to
- * HikariCP at once, which fetches the credentials afresh for its next attempt.</p>
- *
- * <p>Until {@link #retryWhile} is called (while HikariCP's constructor makes its first connection) every attempt
- * is a single one, so {@code initializationFailTimeout} keeps HikariCP's meaning.</p>
+ * <p>Until {@link #retryWhile} (during HikariCP's constructor) each attempt is a single one, so
+ * {@code initializationFailTimeout} keeps its meaning.</p>
  */
 final class RetryingDataSource implements DataSource {
     private final DriverConnector connector;
@@ -126,7 +121,7 @@ final class RetryingDataSource implements DataSource {
         DriverManager.setLogWriter(out);
     }
 
-    /** HikariCP sets its connection timeout plus half a second here; drivers read it from the DriverManager. */
+    /** HikariCP 7.1 sets its connection timeout plus 500 ms here; drivers read it from the DriverManager. */
     @Override
     public void setLoginTimeout(int seconds) {
         this.loginTimeoutSeconds = seconds;

@@ -16,24 +16,18 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Records HikariCP's pool metrics through HikariCP's own tracker SPI, under the names and types of HikariCP's
- * Dropwizard tracker ({@code <pool>.pool.Wait}, {@code Usage}, {@code ConnectionCreation},
- * {@code ConnectionTimeoutRate}, and the gauges {@code TotalConnections}, {@code IdleConnections},
- * {@code ActiveConnections}, {@code PendingConnections}, {@code MaxConnections}, {@code MinConnections}).
- *
- * <p>Two things differ, both so the figures users alert on stay true: a borrower who queued at the fair borrow
- * gate before reaching HikariCP is waiting, so {@code PendingConnections} counts it and {@code Wait} records its
- * whole wait, gate and HikariCP together; and the timer and histograms count every value of their window
- * ({@link WindowedHdrReservoir}) instead of a decaying sample.</p>
+ * HikariCP's pool metrics under the names and types of HikariCP's Dropwizard tracker ({@code <pool>.pool.Wait},
+ * {@code Usage}, {@code ConnectionCreation}, {@code ConnectionTimeoutRate}; gauges {@code TotalConnections},
+ * {@code IdleConnections}, {@code ActiveConnections}, {@code PendingConnections}, {@code MaxConnections},
+ * {@code MinConnections}), with two differences so alerts stay true: {@code PendingConnections} and {@code Wait}
+ * include the fair borrow gate's queue, and timer and histograms count every value of their window
+ * ({@link WindowedHdrReservoir}) instead of a decaying sample.
  */
 public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
     private final MetricRegistry registry;
     private final QueueBeforeThePool queue;
 
-    /**
-     * @param registry where the metrics go
-     * @param queue    borrowers waiting before HikariCP, counted as waiting
-     */
+    /** @param queue borrowers waiting before HikariCP, counted as waiting */
     public PoolMetricsTrackerFactory(MetricRegistry registry, QueueBeforeThePool queue) {
         this.registry = requireNonNull(registry, "registry");
         this.queue = requireNonNull(queue, "queue");

@@ -1,11 +1,7 @@
 package io.github.dropwizardhikari.metrics;
 
-/**
- * Borrowers who wait before they reach HikariCP (the fair borrow gate's queue), so that the pool's figures count
- * them as waiting, as they are.
- */
+/** Borrowers who wait before they reach HikariCP (the fair borrow gate's queue), for the pool's figures. */
 public interface QueueBeforeThePool {
-    /** No queue: every borrower goes to HikariCP at once. */
     QueueBeforeThePool NONE = new QueueBeforeThePool() {
         @Override
         public int waiting() {
@@ -21,9 +17,6 @@ public interface QueueBeforeThePool {
     /** @return borrowers waiting in the queue now */
     int waiting();
 
-    /**
-     * @return how long the current thread queued before the borrow HikariCP is now recording, once; 0 when it did
-     * not queue
-     */
+    /** @return how long this thread queued before the borrow HikariCP is recording, once; 0 if it did not queue */
     long takeQueuedNanos();
 }

@@ -14,18 +14,12 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The gauges Dropwizard's Tomcat-based {@code ManagedPooledDataSource} registers for a pool, under the same names
- * and value types, fed from the HikariCP pool, so that dashboards and alerts built on them keep working after the
- * move.
- *
- * <p>Names are {@code io.dropwizard.db.ManagedPooledDataSource.<pool>.<gauge>}. The four state gauges come from
- * HikariCP's pool bean; the counts from HikariCP's own metrics of the same pool
- * ({@code <pool>.pool.ConnectionCreation}, {@code Wait} and {@code Usage}). Tomcat counts three events HikariCP
- * never has: it does not reconnect a connection in place, reclaim abandoned connections, or tell an idle
- * connection's retirement from any other; those gauges stay 0.</p>
+ * The gauges of Dropwizard's Tomcat-based {@code ManagedPooledDataSource}
+ * ({@code io.dropwizard.db.ManagedPooledDataSource.<pool>.<gauge>}), fed from HikariCP, so dashboards built on them
+ * keep working. Counts come from {@code <pool>.pool.ConnectionCreation}, {@code Wait} and {@code Usage};
+ * {@code reconnected}, {@code releasedIdle} and {@code removeAbandoned} stay 0, as HikariCP has no such events.
  */
 public final class TomcatMetricNames {
-    /** The class whose name Dropwizard's Tomcat pool uses as the prefix of its gauges. */
     public static final String PREFIX = "io.dropwizard.db.ManagedPooledDataSource";
 
     private final MetricRegistry registry;
@@ -36,11 +30,7 @@ public final class TomcatMetricNames {
     }
 
     /**
-     * Registers the gauges of one pool.
-     *
      * @param registry the registry HikariCP reports the pool's own metrics to
-     * @param poolName the pool's name
-     * @param pool     the started pool's bean
      * @return what to {@link #remove()} when the pool stops
      */
     public static TomcatMetricNames register(MetricRegistry registry, String poolName, HikariPoolMXBean pool) {
@@ -81,7 +71,6 @@ public final class TomcatMetricNames {
         return metric instanceof Counting ? ((Counting) metric).getCount() : 0L;
     }
 
-    /** @return the names registered */
     public List<String> names() {
         return List.copyOf(registered);
     }

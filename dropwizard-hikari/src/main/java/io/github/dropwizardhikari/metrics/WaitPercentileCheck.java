@@ -6,9 +6,8 @@ import com.codahale.metrics.health.HealthCheck;
 import java.util.concurrent.TimeUnit;
 
 /**
- * HikariCP's {@code Connection99Percent} check, on the pool's {@code Wait} timer as the bundle records it (the whole
- * wait, the fair borrow gate's queue included): unhealthy while the 99th percentile of the wait for a connection
- * exceeds {@code expected99thPercentileMs}.
+ * HikariCP's {@code Connection99Percent} check, on the bundle's {@code Wait} timer, which includes the fair borrow
+ * gate's queue: unhealthy while the 99th percentile exceeds {@code expected99thPercentileMs}.
  */
 public final class WaitPercentileCheck extends HealthCheck {
     /** The health check property that turns the check on, as in HikariCP. */

@@ -13,22 +13,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A Metrics reservoir whose percentiles count every value of a stated window, on HdrHistogram.
+ * A Metrics reservoir whose percentiles count every value of a window, on HdrHistogram: Metrics' default keeps a
+ * decaying sample of 1,028 values, which under load may miss the rare long wait an alert reads.
  *
- * <p>Metrics' default reservoirs keep a decaying sample of 1,028 values: under load most values never reach the
- * sample, and a rare long wait may be missing from the 99th percentile an alert reads. This reservoir records
- * every value in HdrHistogram {@link Recorder}s (lock-free for writers, striped by thread so that threads do not
- * contend on one; two significant digits, so every value is kept to within 1%) and answers
- * from the values of the current window and the one before it. A window starts at the first snapshot taken when
- * the one before is {@code window} old, and holds the values recorded from the snapshot before that start on: with
- * reads at least once a window (a reporter, a dashboard), a snapshot covers the last one to two windows.</p>
+ * <p>Values go to {@link Recorder}s striped by thread (lock-free, two significant digits: within 1%). A snapshot
+ * answers from the current window and the one before; a window rolls at the first snapshot once it is
+ * {@code window} old, so with reads at least once a window a snapshot covers the last one to two windows.</p>
  */
 public final class WindowedHdrReservoir implements Reservoir {
     /** The window of the pool's metrics: a snapshot covers the last one to two minutes. */
     public static final long DEFAULT_WINDOW_SECONDS = 60;
     private static final int SIGNIFICANT_DIGITS = 2;
-    // one recorder per stripe, a power of two: every record into one shared recorder touches its shared counters,
-    // which on a borrow cycle run by several threads cost more than the pool itself (measured with JMH)
+    // a power of two; one shared recorder's counters cost more than the pool itself on a multi-thread borrow cycle
     private static final int STRIPES = Integer.highestOneBit(Math.max(1,
         Runtime.getRuntime().availableProcessors() * 2 - 1)) * 2;
 
@@ -63,7 +59,7 @@ public final class WindowedHdrReservoir implements Reservoir {
         recorders[stripe()].recordValue(Math.max(0, value));
     }
 
-    // a thread keeps its stripe; threads spread over the stripes by their id, mixed so that consecutive ids differ
+    // by thread id, mixed so that consecutive ids land on different stripes
     @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+; getId() is the same number
     private static int stripe() {
         long id = Thread.currentThread().getId();
@@ -93,7 +89,7 @@ public final class WindowedHdrReservoir implements Reservoir {
 
     /** A snapshot read from one histogram. */
     private static final class HdrSnapshot extends Snapshot {
-        // the values for getValues(): one per permille, so a reporter that wants samples gets a faithful shape
+        // getValues(): one per permille, so a reporter that wants samples gets a faithful shape
         private static final int SAMPLES = 1_000;
 
         private final Histogram histogram;

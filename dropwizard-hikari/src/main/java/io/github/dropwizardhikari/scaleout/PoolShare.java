@@ -3,14 +3,13 @@ package io.github.dropwizardhikari.scaleout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The sentence the sizing log prints: a pool's {@code maxSize} as a share of the connections it competes for.
- * A share above one half is a warning, since a second instance of the application would then run the server out.
+ * The sizing log's sentence: a pool's {@code maxSize} as a share of the connections it competes for; above one half
+ * is a warning, since a second instance of the application would run the server out.
  */
 record PoolShare(boolean warning, String message) {
     static final String POOLER_ADVICE = "lower maxSize, or share the server's connections through a transaction "
         + "pooler such as PgBouncer (see pooler: transaction in the README)";
 
-    /** A pool that connects to the server itself. */
     public static PoolShare direct(String pool, int maxSize, ServerLimit server) {
         int percent = percent(maxSize, server.connections());
         String of = "maxSize " + maxSize + " is " + percent + "% of the " + server.connections() + " connections "
@@ -24,10 +23,8 @@ record PoolShare(boolean warning, String message) {
     }
 
     /**
-     * A pool behind a transaction pooler. Its connections count against the pooler's client limit, which the
-     * bundle cannot read: PgBouncer shows {@code max_client_conn} only on its admin console, and PostgreSQL's JDBC
-     * driver cannot use that console (it sends {@code SET extra_float_digits} after login to any server that
-     * reports a version below 12, and the console refuses every {@code SET}).
+     * The pooler's client limit cannot be read: PgBouncer shows {@code max_client_conn} only on its admin console,
+     * which refuses the {@code SET extra_float_digits} PostgreSQL's JDBC driver sends to a server below version 12.
      */
     public static PoolShare throughPooler(String pool, int maxSize, @Nullable ServerLimit server) {
         return new PoolShare(false, "Pool " + pool + ": maxSize " + maxSize + " goes through a transaction pooler "

@@ -13,15 +13,9 @@ import java.util.concurrent.Callable;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server accepts: one INFO
- * line, or a WARN when this pool alone would take more than half. Behind a transaction pooler the line says that
- * the pooler's limit, the one this pool counts against, cannot be read, and gives the server's behind it.
- *
- * <p>It runs on a daemon thread of its own after the pool has started, so it never delays or fails the start. It
- * borrows one of the pool's connections, like any borrower, for one bounded query, so it opens no connection
- * beyond {@code maxSize}; the borrow shows in the pool's figures as any other does. Every error becomes an INFO
- * line that says why the limit is unknown. Databases whose limit it cannot read (judged from the URL or data
- * source class) are not asked at all.</p>
+ * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server accepts (INFO, or
+ * WARN above half). It runs on a daemon thread so it never delays or fails the start, and borrows one of the pool's
+ * connections for one bounded query so it opens none beyond {@code maxSize}; an error is an INFO line.
  */
 public final class PoolSizing {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolSizing.class);
@@ -29,25 +23,15 @@ public final class PoolSizing {
 
     private final PoolerMode pooler;
 
-    /**
-     * @param pooler what the user declared stands in front of the server
-     */
     public PoolSizing(PoolerMode pooler) {
         this.pooler = requireNonNull(pooler, "pooler");
     }
 
-    /** Sizing for a pool that talks to its server directly. */
     public static PoolSizing direct() {
         return new PoolSizing(PoolerMode.NONE);
     }
 
-    /**
-     * Starts the report on a daemon thread and returns at once; returns {@code null} without starting one when the
-     * bundle cannot read this database's limit.
-     *
-     * @param config  the started pool's configuration
-     * @param connect borrows a connection of the pool
-     */
+    /** @return the started thread, or {@code null} when the bundle cannot read this database's limit */
     @Nullable
     public Thread reportInBackground(HikariConfig config, Callable<Connection> connect) {
         if (!knowsLimitOf(config.getJdbcUrl(), config.getDataSourceClassName())) {

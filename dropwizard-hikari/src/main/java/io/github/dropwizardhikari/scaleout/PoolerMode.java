@@ -8,11 +8,8 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * What stands between the pool and the database server, as the user declares it with {@code pooler:}.
- *
- * <p>The bundle cannot see a pooler on the wire (PgBouncer forwards {@code SHOW max_connections} to the server),
- * so the user says so; the bundle then warns about settings that assume one server session per connection, and
- * stops measuring the pool against the server's limit when it sizes the pool.</p>
+ * What stands between the pool and the server, as declared with {@code pooler:}: the bundle cannot see a pooler on
+ * the wire (PgBouncer forwards {@code SHOW max_connections} to the server).
  */
 public enum PoolerMode {
     /** The pool talks to the database server itself, or through a proxy that keeps one session per connection. */

@@ -19,9 +19,7 @@ final class ServerLimitQuery {
     private ServerLimitQuery() {
     }
 
-    /**
-     * @return the limit, or {@code null} for a database whose limit this query does not know how to read
-     */
+    /** @return {@code null} for a database other than PostgreSQL, MariaDB or MySQL */
     @Nullable
     static ServerLimit read(Connection connection, int timeoutSeconds) throws SQLException {
         String product = connection.getMetaData().getDatabaseProductName();

@@ -10,17 +10,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the settings that assume one server session per pooled connection, which a transaction pooler breaks:
- * it hands each transaction to whichever server connection is free, so anything set on a session outside a
- * transaction reaches one server connection and not the next.
- *
- * <p>The checks are deliberately narrow: each names a setting the bundle can read and a failure that is certain
- * (a statement that sets session state, a driver default that prepares statements on the server). Session state
- * that the application itself creates ({@code LISTEN}, advisory locks, {@code SET} in application code) is
- * beyond what configuration shows; {@code docs/pgbouncer.md} lists it.</p>
+ * Finds the settings that assume one server session per pooled connection, which a transaction pooler breaks by
+ * running each transaction on whichever server connection is free. The checks are narrow on purpose: only settings
+ * the bundle can read and failures that are certain; session state set by application code is beyond it.
  */
 public final class TransactionPoolerCheck {
-    // statements whose effect outlives the transaction they run in
     // statements whose effect outlives the transaction they run in: SET (not SET LOCAL or SET TRANSACTION),
     // RESET, LISTEN, PREPARE, temporary tables, set_config(..., false) and session-level advisory locks
     private static final Pattern SESSION_STATE = Pattern.compile("(?is)(?:^|;)\\s*(?:SET\\s+(?!LOCAL\\b|TRANSACTION\\b)"
@@ -33,12 +27,8 @@ public final class TransactionPoolerCheck {
     }
 
     /**
-     * @param url                  the JDBC URL, or {@code null} when a data source class is configured
-     * @param properties           the driver properties ({@code properties:})
-     * @param initializationQuery  {@code initializationQuery}, or {@code null}
-     * @param isolationConfigured  whether {@code defaultTransactionIsolation} asks for a level other than the
-     *                             driver's default
-     * @param schema               {@code schema}, or {@code null}
+     * @param url                 {@code null} when a data source class is configured
+     * @param isolationConfigured whether {@code defaultTransactionIsolation} is other than the driver's default
      * @return one warning per setting that cannot work through a transaction pooler, in the order of the fields
      */
     public static List<PoolerWarning> check(@Nullable String url, Map<String, String> properties,

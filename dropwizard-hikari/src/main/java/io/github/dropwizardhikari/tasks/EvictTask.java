@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code pool-evict}: retires every connection of a pool. Idle connections close at once; connections in use
- * finish their work and close when they are returned. The pool opens new ones as it needs them, so this is how
- * to move a pool to a failed-over primary or to rotated credentials without a restart.
+ * {@code pool-evict}: retires every connection (idle ones at once, those in use when returned), to move a pool to a
+ * failed-over primary or to rotated credentials without a restart.
  */
 final class EvictTask extends PoolTask {
     public static final String NAME = "pool-evict";

@@ -19,14 +19,9 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An admin task that acts on one pool: the one named by the {@code pool} parameter, or the application's only
- * pool when the parameter is absent.
- *
- * <p>A task first {@linkplain #check checks} the request and the pool's state, and only then acts, so a refused
- * request changes nothing. {@link PoolTaskRefusals} runs the check before Dropwizard's task servlet and answers a
- * refusal with its own status (400 or 409); the servlet itself would answer every exception with a 500. A request
- * that passes goes on to the servlet, and {@link #execute} runs what the filter checked instead of checking again:
- * once per request, so the pool acted on is the one the check found.</p>
+ * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTaskRefusals} runs
+ * {@link #check} before Dropwizard's task servlet (which answers every exception with a 500), and
+ * {@link #execute} then runs what was checked, so the pool acted on is the one the check found.
  */
 abstract class PoolTask extends Task {
     static final String POOL = "pool";
@@ -36,11 +31,7 @@ abstract class PoolTask extends Task {
     // what PoolTaskRefusals checked for the request this thread is serving, until the servlet has run the task
     private final ThreadLocal<Action> checkedRequest = new ThreadLocal<>();
 
-    /**
-     * @param name       the task's name: its path below {@code /tasks/} on the admin port
-     * @param pools      where the task finds the pools, at each request
-     * @param parameters the parameters the task takes besides {@code pool}
-     */
+    /** @param parameters the parameters the task takes besides {@code pool} */
     protected PoolTask(String name, KnownPools pools, String... parameters) {
         super(name);
         this.pools = requireNonNull(pools, "pools");
@@ -48,13 +39,11 @@ abstract class PoolTask extends Task {
         this.parameters.add(POOL);
     }
 
-    /** Something a task has checked and is ready to do. */
     @FunctionalInterface
     protected interface Action {
         void run(PrintWriter output) throws Exception;
     }
 
-    /** The rest of a filter chain, which reaches the task servlet and so {@link #execute}. */
     @FunctionalInterface
     interface RestOfChain {
         void proceed() throws IOException, ServletException;
@@ -66,10 +55,7 @@ abstract class PoolTask extends Task {
         (checked != null ? checked : check(parameters)).run(output);
     }
 
-    /**
-     * Lets the request go on to the task servlet, whose call to {@link #execute} on this thread runs
-     * {@code checked} instead of checking the request a second time.
-     */
+    /** Lets the request go on to the task servlet, whose {@link #execute} on this thread runs {@code checked}. */
     final void proceedChecked(Action checked, RestOfChain rest) throws IOException, ServletException {
         checkedRequest.set(requireNonNull(checked, "checked"));
         try {
@@ -79,12 +65,7 @@ abstract class PoolTask extends Task {
         }
     }
 
-    /**
-     * Checks the request and the pool's state without changing anything.
-     *
-     * @return what the task will do
-     * @throws TaskRefusal naming the parameter or the state that stops the task
-     */
+    /** @throws TaskRefusal naming the parameter or the state that stops the task; nothing has changed */
     public final Action check(Map<String, List<String>> parameters) {
         for (String parameter : parameters.keySet()) {
             if (!this.parameters.contains(parameter)) {
@@ -95,11 +76,7 @@ abstract class PoolTask extends Task {
         return prepare(selectPool(parameters), parameters);
     }
 
-    /**
-     * Checks the task's own parameters and the pool's state, changing nothing.
-     *
-     * @return what to do once every check has passed
-     */
+    /** Checks the task's own parameters and the pool's state, changing nothing. */
     protected abstract Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters);
 
     private ManagedHikariDataSource selectPool(Map<String, List<String>> parameters) {
@@ -126,10 +103,7 @@ abstract class PoolTask extends Task {
                 + (names.isEmpty() ? "none yet" : names)));
     }
 
-    /**
-     * @return the parameter's only value, if it was given; a blank value counts as not given
-     * @throws TaskRefusal when the parameter was given more than once
-     */
+    /** @return the parameter's only value; a blank value counts as not given, two values as a refusal */
     protected static Optional<String> single(Map<String, List<String>> parameters, String name) {
         List<String> values = parameters.getOrDefault(name, List.of());
         if (values.size() > 1) {
@@ -138,10 +112,7 @@ abstract class PoolTask extends Task {
         return values.stream().map(String::trim).filter(value -> !value.isEmpty()).findFirst();
     }
 
-    /**
-     * @return HikariCP's data source of a pool that has started
-     * @throws TaskRefusal when the pool has not started yet or has been closed
-     */
+    /** @throws TaskRefusal when the pool has not started yet or has been closed */
     protected final HikariDataSource started(ManagedHikariDataSource pool) {
         if (!pool.isRunning()) {
             throw TaskRefusal.conflict("pool " + pool.getPoolName() + " has not started yet (it starts on first "
@@ -155,9 +126,6 @@ abstract class PoolTask extends Task {
         }
     }
 
-    /**
-     * @return "running", or "suspended" for a started pool that {@code pool-suspend} has suspended
-     */
     protected static String state(HikariDataSource running) {
         if (running.isClosed()) {
             return "closed";

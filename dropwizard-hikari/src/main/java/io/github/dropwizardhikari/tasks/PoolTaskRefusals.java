@@ -19,8 +19,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Runs a pool task's checks in front of Dropwizard's task servlet, which answers any exception with a 500 and an
- * ERROR log. A refused request gets the refusal's status (400 or 409) and message here and never reaches the
- * task; an accepted one goes on to the servlet, which runs the task as usual, with this check's result.
+ * ERROR log: a refusal gets its own status (400 or 409) and message here instead.
  */
 final class PoolTaskRefusals implements Filter {
     private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();

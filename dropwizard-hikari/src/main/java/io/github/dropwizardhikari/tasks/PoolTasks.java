@@ -8,10 +8,9 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * Registers the pool tasks on an application's admin port: {@code pool-evict}, {@code pool-suspend},
- * {@code pool-resume}, {@code pool-resize} and {@code pool-status}, each a POST to
- * {@code /tasks/<name>} that acts on the pool named by {@code pool=<name>}, or on the only pool.
- * {@code HikariBundle} registers them once per application, however many bundles the application adds.
+ * The pool tasks on the admin port: {@code pool-evict}, {@code pool-suspend}, {@code pool-resume},
+ * {@code pool-resize} and {@code pool-status}, each a POST to {@code /tasks/<name>} that acts on the pool named by
+ * {@code pool=<name>}, or on the only pool.
  */
 public final class PoolTasks {
     private static final String FILTER_NAME = "dropwizard-hikari-pool-tasks";
@@ -19,12 +18,7 @@ public final class PoolTasks {
     private PoolTasks() {
     }
 
-    /**
-     * Registers the tasks; call it once per environment.
-     *
-     * @param environment the application's environment
-     * @param pools       where the tasks find the pools, at each request
-     */
+    /** Call it once per environment. */
     public static void register(Environment environment, KnownPools pools) {
         List<PoolTask> tasks = List.of(new EvictTask(pools), new SuspendTask(pools), new ResumeTask(pools),
             new ResizeTask(pools), new StatusTask(pools));

@@ -10,11 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code pool-resize?maxSize=&minSize=}: changes a running pool's size, with the rules the YAML settings follow
- * ({@code maxSize} at least 1, {@code minSize} from 0 to {@code maxSize}). A value that breaks a rule is refused
- * with the parameter's name and nothing changes. A smaller pool closes its surplus connections as they become
- * idle; a larger one opens connections as borrowers need them, or up to {@code minSize} at once. The change
- * lasts until the application restarts.
+ * {@code pool-resize?maxSize=&minSize=}: changes a running pool's size until restart, under the YAML rules
+ * ({@code maxSize} at least 1, {@code minSize} from 0 to {@code maxSize}). HikariCP 7.1 closes surplus connections
+ * as they become idle, and opens new ones on demand or up to {@code minSize}.
  */
 final class ResizeTask extends PoolTask {
     public static final String NAME = "pool-resize";

@@ -17,9 +17,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * {@code pool-status}: prints a pool's state, its connection counts and its settings as they are now (after any
- * {@code pool-resize}), one {@code name: value} line each, under the YAML names. The password is never printed;
- * secrets in the URL and in driver properties are masked.
+ * {@code pool-status}: a pool's state, connection counts and current settings, one {@code name: value} line each
+ * under the YAML names; the password is never printed, secrets in the URL and properties are masked.
  */
 final class StatusTask extends PoolTask {
     public static final String NAME = "pool-status";

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code pool-suspend}: stops a pool from handing out connections until {@code pool-resume}. Connections in use
- * are not touched. Borrowers wait for the resume (HikariCP's behaviour; they fail at once instead when the JVM
- * runs with {@code -Dcom.zaxxer.hikari.throwIfSuspended=true}). Needs {@code allowPoolSuspension: true}.
+ * {@code pool-suspend}: stops a pool from handing out connections until {@code pool-resume}; needs
+ * {@code allowPoolSuspension: true}. HikariCP 7.1 makes borrowers wait, or fail at once with
+ * {@code -Dcom.zaxxer.hikari.throwIfSuspended=true}.
  */
 final class SuspendTask extends PoolTask {
     public static final String NAME = "pool-suspend";

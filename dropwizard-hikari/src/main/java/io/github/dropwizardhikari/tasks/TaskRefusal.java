@@ -1,9 +1,6 @@
 package io.github.dropwizardhikari.tasks;
 
-/**
- * Why an admin task did nothing, and the HTTP status that says so: 400 for a request the operator can correct,
- * 409 for a pool whose state or configuration does not allow the task.
- */
+/** Why an admin task did nothing: 400 for a request to correct, 409 for a pool whose state does not allow it. */
 final class TaskRefusal extends RuntimeException {
     public static final int BAD_REQUEST = 400;
     public static final int CONFLICT = 409;
