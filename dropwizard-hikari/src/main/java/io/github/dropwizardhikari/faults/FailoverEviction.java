@@ -15,8 +15,8 @@ import java.util.function.LongSupplier;
  * Soft-evicts the whole pool on evidence that the server behind it changed, as in a failover (Patroni, Aurora, a DNS
  * switch), since the other connections point at the old primary: a write refused as read-only on a pool that is not
  * read-only, or a second connection lost within the window (HikariCP retires a connection on its first such error,
- * so two reports are two connections). One lost session only evicts its own connection. The pool is also evicted
- * when an outage ends, outside this class ({@link OutageRecovery}).
+ * so two reports are two connections), or the end of an outage ({@link #outageEnded()}), since a failover may have
+ * happened meanwhile. One lost session only evicts its own connection.
  *
  * <p>One event is one eviction and one WARN: errors within the window after it come from requests in flight on old
  * connections.</p>
@@ -81,6 +81,14 @@ public final class FailoverEviction implements ConnectionErrorListener {
         long previous = lastLossNanos.getAndSet(now);
         if (now - previous < windowNanos) {
             evictAll("a second connection failed within " + windowMillis + " ms of another", e);
+        }
+    }
+
+    /** The database accepts connections again: those opened before the outage may point at the old primary. */
+    public void outageEnded() {
+        HikariPoolMXBean running = pool;
+        if (enabled && running != null) {
+            running.softEvictConnections();
         }
     }
 

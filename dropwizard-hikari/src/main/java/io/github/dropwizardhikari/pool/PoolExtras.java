@@ -98,8 +98,7 @@ final class PoolExtras {
             gate = newGate;
             eviction.attach(started.getHikariPoolMXBean());
             failover = eviction;
-            // the server behind the URL may have changed during an outage
-            newRecovery.started(started, started.getHikariPoolMXBean()::softEvictConnections);
+            newRecovery.started(started, eviction::outageEnded);
             recovery = newRecovery;
         }
         return started;

@@ -106,8 +106,15 @@ class FailoverEvictionTest {
         eviction.connectionLost(error("08006"));
         eviction.connectionLost(error("08006"));
         assertThat(eviction.readOnlyRejected(error("25006"))).isFalse();
+        eviction.outageEnded();
         assertThat(pool.softEvictions).isZero();
         assertThat(warnings.list).isEmpty();
+    }
+
+    @Test
+    void theEndOfAnOutageEvictsThePool() {
+        eviction(true, false).outageEnded();
+        assertThat(pool.softEvictions).isEqualTo(1);
     }
 
     @Test
