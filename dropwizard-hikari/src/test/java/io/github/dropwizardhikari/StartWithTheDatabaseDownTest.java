@@ -127,10 +127,10 @@ class StartWithTheDatabaseDownTest {
                         throw new AssertionError("got a connection while the database is down");
                     }
                 }).isInstanceOf(SQLTransientConnectionException.class).hasMessageContaining("Connection refused");
-                if (i > 0) {
-                    // the goal is 100 ms; the margin is for a loaded 2-core machine
-                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(300);
-                }
+                // the goal is 100 ms; the margin is for a loaded 2-core machine. The first borrower, which finds a
+                // pool that has not tried yet, waits for the first attempt only, not its whole second
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("borrow %d", i)
+                    .isLessThan(300);
             }
             OutageDriver.down(false);
             long upAt = System.nanoTime();

@@ -35,7 +35,8 @@ final class ExampleJar implements AutoCloseable {
             .toString(), "-Ddw.server.applicationConnectors[0].port=" + applicationPort,
             "-Ddw.server.adminConnectors[0].port=" + adminPort));
         for (String override : overrides) {
-            command.add("-Ddw." + override);
+            // a JVM flag as it is; anything else is a configuration override
+            command.add(override.startsWith("-") ? override : "-Ddw." + override);
         }
         command.addAll(List.of("-jar", JAR.toString(), "server", "example.yml"));
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();

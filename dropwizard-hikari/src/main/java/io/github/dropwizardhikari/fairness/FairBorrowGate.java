@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
+import io.github.dropwizardhikari.pool.BorrowDeadline;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.faults;
 
+import io.github.dropwizardhikari.pool.BorrowDeadline;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,6 +9,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whether a borrower can still gain by waiting.
  *
  * <p>Once a borrower has timed out during an outage, or while the pool has never connected, borrowers fail at once
- * with the cause, as Dropwizard's Tomcat pool does. HikariCP only connects for a waiting borrower or below
+ * with the cause, as Dropwizard's Tomcat pool does; those already waiting for a pool that has never connected are
+ * ended by its first failed attempt. HikariCP only connects for a waiting borrower or below
  * {@code minimumIdle}, so a background borrow of its own keeps the pool trying meanwhile.</p>
  */
 public final class DatabaseOutage implements AutoCloseable {
@@ -45,6 +49,8 @@ public final class DatabaseOutage implements AutoCloseable {
     private volatile int failedAttempts;
     private volatile boolean borrowerTimedOut;
     private volatile boolean everConnected;
+    // borrowers inside HikariCP while the pool has never connected: its first failed attempt ends their wait
+    private final Set<BorrowDeadline> beforeFirstConnection = ConcurrentHashMap.newKeySet();
 
     DatabaseOutage(String poolName, long retryIntervalMillis) {
         this.poolName = poolName;
@@ -76,6 +82,9 @@ public final class DatabaseOutage implements AutoCloseable {
             }
             failure = e;
             failedAttempts++;
+        }
+        if (!everConnected) {
+            beforeFirstConnection.forEach(BorrowDeadline::run);
         }
     }
 
@@ -116,6 +125,14 @@ public final class DatabaseOutage implements AutoCloseable {
 
     /** Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. */
     public Connection borrow(Borrow borrow) throws SQLException {
+        refuseWhileWaitingCannotHelp();
+        if (!everConnected) {
+            return borrowBeforeFirstConnection(borrow);
+        }
+        return borrowNamingTheCause(borrow);
+    }
+
+    private void refuseWhileWaitingCannotHelp() throws SQLTransientConnectionException {
         SQLException current = failure;
         if (current != null && (borrowerTimedOut || !everConnected)) {
             keepTrying();
@@ -124,6 +141,32 @@ public final class DatabaseOutage implements AutoCloseable {
             throw new SQLTransientConnectionException(poolName + " - Connection is not available: "
                 + describe(current) + "; " + why, current.getSQLState(), current.getErrorCode(), current);
         }
+    }
+
+    /** Waits inside HikariCP until the pool's first attempt answers, not for the whole timeout. */
+    private Connection borrowBeforeFirstConnection(Borrow borrow) throws SQLException {
+        BorrowDeadline firstAttempt = BorrowDeadline.onDemand();
+        beforeFirstConnection.add(firstAttempt);
+        Connection connection;
+        try {
+            // an attempt may have failed between the check above and joining the set
+            refuseWhileWaitingCannotHelp();
+            connection = borrowNamingTheCause(borrow);
+        } catch (SQLException | RuntimeException e) {
+            beforeFirstConnection.remove(firstAttempt);
+            if (firstAttempt.disarm()) {
+                // HikariCP's answer to the interrupt
+                refuseWhileWaitingCannotHelp();
+            }
+            throw e;
+        }
+        beforeFirstConnection.remove(firstAttempt);
+        // a connection that came as the attempt failed is the borrower's all the same
+        firstAttempt.disarm();
+        return connection;
+    }
+
+    private Connection borrowNamingTheCause(Borrow borrow) throws SQLException {
         try {
             return borrow.get();
         } catch (SQLTransientConnectionException e) {

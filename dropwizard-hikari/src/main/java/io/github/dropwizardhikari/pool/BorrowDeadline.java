@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.fairness;
+package io.github.dropwizardhikari.pool;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,15 +9,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Ends one borrower's wait inside HikariCP when its time is up, by interrupting the borrowing thread, and makes sure
- * that interrupt never outlives the borrow.
+ * Ends one borrower's wait inside HikariCP when its time is up, or when another thread decides that waiting cannot
+ * help, by interrupting the borrowing thread, and makes sure that interrupt never outlives the borrow.
  *
  * <p>Deadline and borrower race, so each leaves {@code BORROWING} by compare-and-set and the first decides. If the
  * deadline wins, the borrower waits for the interrupt to land and clears it (with any other that landed meanwhile),
  * keeping a connection HikariCP handed out at that instant. A flag already set is someone else's interrupt, which
  * stops HikariCP anyway: the deadline leaves it for its owner.</p>
  */
-final class BorrowDeadline implements Runnable {
+public final class BorrowDeadline implements Runnable {
     private static final int BORROWING = 0;
     private static final int DONE = 1;
     private static final int INTERRUPTING = 2;
@@ -38,7 +38,7 @@ final class BorrowDeadline implements Runnable {
      * @param timer     a timer shut down with its pool arms nothing: the closed pool refuses the borrow itself
      * @param leftNanos 0 or less interrupts at once
      */
-    static BorrowDeadline arm(ScheduledExecutorService timer, long leftNanos) {
+    public static BorrowDeadline arm(ScheduledExecutorService timer, long leftNanos) {
         BorrowDeadline deadline = new BorrowDeadline(Thread.currentThread());
         try {
             deadline.expiry = timer.schedule(deadline, leftNanos, TimeUnit.NANOSECONDS);
@@ -46,6 +46,11 @@ final class BorrowDeadline implements Runnable {
             deadline.state.set(DONE);
         }
         return deadline;
+    }
+
+    /** A deadline for the calling thread with no timer: it ends when another thread calls {@link #run()}. */
+    public static BorrowDeadline onDemand() {
+        return new BorrowDeadline(Thread.currentThread());
     }
 
     /** Time is up: interrupts the borrower, unless it has returned from HikariCP already. */
@@ -67,7 +72,7 @@ final class BorrowDeadline implements Runnable {
      *
      * @return whether the deadline interrupted the borrower; that interrupt is cleared by the time this returns
      */
-    boolean disarm() {
+    public boolean disarm() {
         int seen = state.compareAndExchange(BORROWING, DONE);
         if (seen == BORROWING) {
             // remove-on-cancel: a borrow that beat its deadline leaves nothing in the timer's queue

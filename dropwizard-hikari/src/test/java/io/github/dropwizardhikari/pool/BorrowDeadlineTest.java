@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.fairness;
+package io.github.dropwizardhikari.pool;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
