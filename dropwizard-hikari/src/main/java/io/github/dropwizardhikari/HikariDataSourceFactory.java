@@ -26,15 +26,9 @@ import io.github.dropwizardhikari.config.Origin;
 import io.github.dropwizardhikari.config.OriginRecordingDeserializer;
 import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.config.RuleCheck;
-import io.github.dropwizardhikari.config.SettingsCheck;
-import io.github.dropwizardhikari.config.SettingsValidator;
 import io.github.dropwizardhikari.config.ValidSettings;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.pool.FaultHandling;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
-import io.github.dropwizardhikari.pool.UnusableDataSource;
-import io.github.dropwizardhikari.scaleout.PoolSizing;
 import io.github.dropwizardhikari.scaleout.PoolerMode;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
@@ -47,8 +41,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -688,22 +680,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return initializationFailTimeout == null ? Duration.milliseconds(1) : initializationFailTimeout;
     }
 
-    /**
-     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
-     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
-     * {@code initializationFailTimeout} that is set wins.
-     */
-    private long initializationFailTimeoutMillis() {
-        if (initializationFailTimeout != null) {
-            return initializationFailTimeout.toMilliseconds();
-        }
-        Integer initialSize = initialSizeGiven();
-        if (initialSize != null && initialSize == 0) {
-            return -1;
-        }
-        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
-    }
-
     @JsonProperty
     public void setInitializationFailTimeout(Duration initializationFailTimeout) {
         this.initializationFailTimeout = initializationFailTimeout;
@@ -964,81 +940,23 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return validationQueryTimeout;
     }
 
-    /**
-     * Runs the rules again (a factory may have been changed since it was validated, or built without
-     * validation): warnings not logged yet are logged, errors are thrown.
-     */
-    private RuleCheck applyRules() {
-        RuleCheck check = SettingsCheck.run(this);
-        SettingsValidator.warnOnce(this, check);
-        if (!check.errors().isEmpty()) {
-            throw new IllegalStateException("invalid HikariCP configuration: " + check.errors().stream()
-                .map(error -> check.origin().pathOf(error.field()) + " " + error.message())
-                .collect(Collectors.joining("; ")));
-        }
-        return check;
+    @Nullable
+    Duration initializationFailTimeoutGiven() {
+        return initializationFailTimeout;
     }
 
     // ---- building the pool
 
     /**
-     * Maps this configuration onto a new {@link HikariConfig}, one line per setting.
+     * Maps this configuration onto a new {@link HikariConfig} ({@link PoolBuilder}), after running the rules again:
+     * warnings not logged yet are logged, errors are thrown.
      *
      * @param metricRegistry where HikariCP's metrics go
      * @param name           the pool's name and the prefix of its metrics and health checks
      * @return a configuration HikariCP accepts without adjusting any value
      */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
-        RuleCheck check = applyRules();
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(name);
-        config.setJdbcUrl(url);
-        config.setDataSourceClassName(dataSourceClassName);
-        if (driverClass != null) {
-            // HikariCP loads the class here, so a typo fails at startup
-            config.setDriverClassName(driverClass);
-        }
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setDataSourceProperties(toProperties(properties));
-        config.setMinimumIdle(getMinSize());
-        config.setMaximumPoolSize(getMaxSize());
-        Duration maxWait = check.used("maxWaitForConnection", maxWaitForConnection);
-        config.setConnectionTimeout(maxWait.toMilliseconds());
-        config.setIdleTimeout(check.used("minIdleTime", minIdleTime).toMilliseconds());
-        Duration maxAge = check.used("maxConnectionAge", maxConnectionAge);
-        config.setMaxLifetime(maxAge == null ? 0 : maxAge.toMilliseconds());
-        config.setKeepaliveTime(check.used("keepaliveTime", keepaliveTime).toMilliseconds());
-        config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());
-        config.setConnectionTestQuery(validationQuery);
-        config.setValidationTimeout(check.used("validationQueryTimeout",
-            SettingsRules.validationTimeout(validationQueryTimeout, maxWait)).toMilliseconds());
-        config.setConnectionInitSql(initializationQuery);
-        // null is the driver's default; JDBC says a new connection auto-commits and is not read-only
-        config.setAutoCommit(autoCommitByDefault == null || autoCommitByDefault);
-        config.setReadOnly(readOnlyByDefault != null && readOnlyByDefault);
-        config.setCatalog(defaultCatalog);
-        config.setTransactionIsolation(defaultTransactionIsolation == null ? null
-            : IsolationNames.hikariName(defaultTransactionIsolation));
-        config.setSchema(schema);
-        config.setInitializationFailTimeout(initializationFailTimeoutMillis());
-        config.setIsolateInternalQueries(isolateInternalQueries);
-        config.setAllowPoolSuspension(allowPoolSuspension);
-        config.setRegisterMbeans(registerMbeans);
-        // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
-        // so the exception override goes second.
-        if (credentialsProviderClassName != null) {
-            config.setCredentialsProviderClassName(credentialsProviderClassName);
-        }
-        if (credentials != null) {
-            config.setCredentialsProvider(credentials.build(user, password));
-        }
-        if (exceptionOverrideClassName != null) {
-            config.setExceptionOverrideClassName(exceptionOverrideClassName);
-        }
-        config.setHealthCheckProperties(toProperties(healthCheckProperties));
-        config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
-        return config;
+        return PoolBuilder.hikariConfig(this, metricRegistry, name);
     }
 
     /**
@@ -1051,22 +969,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
-        requireNonNull(name, "name");
-        requireNonNull(metricRegistry, "metricRegistry");
-        HikariConfig config;
-        try {
-            config = toHikariConfig(metricRegistry, name);
-            config.validate();
-        } catch (RuntimeException unusable) {
-            // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
-            return new UnusableDataSource(name, unusable);
-        }
-        Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
-        ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            application.flatMap(ApplicationPools::healthChecks).orElse(null),
-            new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
-        application.ifPresent(pools -> pools.built(pool));
-        return pool;
+        return PoolBuilder.build(this, metricRegistry, name);
     }
 
     /**
@@ -1115,11 +1018,5 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
             + ", pooler=" + pooler
             + ", tomcatOnlySettings=" + getTomcatOnlySettings()
             + '}';
-    }
-
-    private static Properties toProperties(Map<String, String> values) {
-        Properties result = new Properties();
-        result.putAll(values);
-        return result;
     }
 }
