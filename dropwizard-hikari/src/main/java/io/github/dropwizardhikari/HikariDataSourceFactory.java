@@ -4,14 +4,16 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.SQLExceptionOverride;
-import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
+import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.config.CrossFieldRules;
@@ -973,50 +975,16 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * @return every setting, as the pool would be built from it; the password, secret-looking driver properties
-     * and passwords inside URLs masked
+     * @return every setting as JSON shows it (secret-looking driver properties and passwords inside URLs masked),
+     * the password masked, and the Tomcat-only settings given
      */
     @Override
     public String toString() {
-        return "HikariDataSourceFactory{"
-            + "url=" + Redaction.url(url)
-            + ", dataSourceClassName=" + dataSourceClassName
-            + ", driverClass=" + driverClass
-            + ", user=" + user
-            + ", password=" + (password == null ? "none" : Redaction.MASK)
-            + ", properties=" + (properties == null ? null : Redaction.properties(properties))
-            + ", minSize=" + getMinSize()
-            + ", maxSize=" + getMaxSize()
-            + ", maxWaitForConnection=" + maxWaitForConnection
-            + ", minIdleTime=" + minIdleTime
-            + ", maxConnectionAge=" + maxConnectionAge
-            + ", keepaliveTime=" + keepaliveTime
-            + ", leakDetectionThreshold=" + leakDetectionThreshold
-            + ", validationQuery=" + validationQuery
-            + ", validationQueryTimeout=" + getValidationQueryTimeout().orElse(null)
-            + ", initializationQuery=" + initializationQuery
-            + ", autoCommitByDefault=" + autoCommitByDefault
-            + ", readOnlyByDefault=" + readOnlyByDefault
-            + ", defaultCatalog=" + defaultCatalog
-            + ", defaultTransactionIsolation=" + defaultTransactionIsolation
-            + ", schema=" + schema
-            + ", initializationFailTimeout=" + initializationFailTimeout
-            + ", isolateInternalQueries=" + isolateInternalQueries
-            + ", allowPoolSuspension=" + allowPoolSuspension
-            + ", registerMbeans=" + registerMbeans
-            + ", exceptionOverrideClassName=" + exceptionOverrideClassName
-            + ", credentialsProviderClassName=" + credentialsProviderClassName
-            + ", credentials=" + credentials
-            + ", healthCheckProperties=" + healthCheckProperties
-            + ", tomcatMetricNames=" + tomcatMetricNames
-            + ", evictOn=" + evictOn
-            + ", failoverEviction=" + failoverEviction
-            + ", recoveryProbeInterval=" + recoveryProbeInterval
-            + ", autoCommentsEnabled=" + autoCommentsEnabled
-            + ", fairBorrowing=" + fairBorrowing
-            + ", admission=" + admission
-            + ", pooler=" + pooler
-            + ", tomcatOnlySettings=" + getTomcatOnlySettings()
-            + '}';
+        // JSON's names and masking, so that a new setting needs no line here
+        Map<String, Object> settings = Jackson.newObjectMapper().convertValue(this, new TypeReference<>() {
+        });
+        settings.put("password", password == null ? "none" : Redaction.MASK);
+        settings.put("tomcatOnlySettings", getTomcatOnlySettings());
+        return "HikariDataSourceFactory" + settings;
     }
 }
