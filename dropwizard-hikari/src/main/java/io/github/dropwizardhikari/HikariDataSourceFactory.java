@@ -183,14 +183,10 @@ import static java.util.Objects.requireNonNull;
  * {@code initialSize}, ...) are declared in {@link TomcatOnlySettings}: accepted, validated as Dropwizard validates
  * them, and each one given logs a warning. Any other unknown field fails at startup.</p>
  *
- * <p>The factory holds settings only. {@link #toHikariConfig} is the one step from them to the pool's settings:
- * it runs the rules ({@link SettingsRules}), logs the warnings not logged yet, and returns a new
- * {@code HikariConfig} with the values to use; validating or building never changes a field.</p>
- *
- * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it, a
- * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one in
- * {@link #toString}, one row in the table above and in {@code docs/configuration.md}; a rule between fields goes in
- * {@link SettingsRules}.</p>
+ * <p>The factory holds settings only: validating or building never changes a field. How to add a setting: one
+ * field (YAML name, HikariCP alias, default and constraints on it, a {@link HikariFloor} for HikariCP's floor), its
+ * getter and setter, one line in {@link PoolBuilder}, one row in the table above and in
+ * {@code docs/configuration.md}; a rule between fields goes in {@link SettingsRules}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
@@ -378,7 +374,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonProperty
     @NotNull
-    private Duration recoveryProbeInterval = Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
+    private Duration recoveryProbeInterval =
+        Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
 
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
@@ -399,16 +396,13 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private PoolerMode pooler = PoolerMode.NONE;
 
-    // ---- not settings
+    // ---- not settings: where the block was parsed from and which warnings it has logged, facts about the block
 
-    // where the block was parsed from, and which warnings it has logged: facts about the block, not the pool
     @JsonIgnore
     private Origin origin = Origin.JAVA;
 
     @JsonIgnore
     private final LoggedOnce loggedOnce = new LoggedOnce();
-
-    // ---- where connections come from
 
     @Override
     @JsonProperty
@@ -455,9 +449,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.user = user;
     }
 
-    /**
-     * @return the password; it is write-only in JSON and never part of {@link #toString()}
-     */
     @JsonIgnore
     @Nullable
     public String getPassword() {
@@ -480,12 +471,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.properties = properties;
     }
 
-    // ---- pool size
-
-    /**
-     * @return the minimum number of idle connections HikariCP keeps: {@code minSize}, or {@code maxSize} (a
-     * fixed-size pool) when it is not set
-     */
     @JsonProperty
     public int getMinSize() {
         return minSize == null ? getMaxSize() : minSize;
@@ -496,12 +481,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minSize = minSize;
     }
 
-    /**
-     * @return the most connections: {@code maxSize} as given, or else 10, raised to a larger {@code minSize} or
-     * {@code initialSize}
-     */
     @JsonProperty
     public int getMaxSize() {
+        // not given: the default, raised to a larger minSize or initialSize
         return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
     }
 
@@ -514,8 +496,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     public void setMaxSize(int maxSize) {
         this.maxSize = given("maxSize", maxSize);
     }
-
-    // ---- timeouts and lifetimes
 
     @JsonProperty
     public Duration getMaxWaitForConnection() {
@@ -537,17 +517,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minIdleTime = given("minIdleTime", minIdleTime);
     }
 
-    /**
-     * @return the longest a connection lives; empty for no limit
-     */
     @JsonProperty
     public Optional<Duration> getMaxConnectionAge() {
         return Optional.ofNullable(maxConnectionAge);
     }
 
-    /**
-     * @param maxConnectionAge the longest a connection lives; {@code null} for no limit, as in Dropwizard
-     */
     @JsonProperty
     public void setMaxConnectionAge(@Nullable Duration maxConnectionAge) {
         this.maxConnectionAge = maxConnectionAge;
@@ -573,8 +547,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.leakDetectionThreshold = leakDetectionThreshold;
     }
 
-    // ---- connection tests
-
     @Override
     @JsonProperty
     public Optional<String> getValidationQuery() {
@@ -586,10 +558,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.validationQuery = validationQuery;
     }
 
-    /**
-     * @return the validation timeout: as configured, or else 5 seconds, or {@code maxWaitForConnection} when that
-     * is shorter
-     */
     @Override
     @JsonProperty
     public Optional<Duration> getValidationQueryTimeout() {
@@ -612,18 +580,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.initializationQuery = initializationQuery;
     }
 
-    // ---- state of the connections handed out
-
     @JsonProperty
     @Nullable
     public Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
-    /**
-     * @param autoCommitByDefault the auto-commit state of borrowed connections; {@code null} for the driver's
-     *                            default (JDBC: on), as in Dropwizard
-     */
     @JsonProperty
     public void setAutoCommitByDefault(@Nullable Boolean autoCommitByDefault) {
         this.autoCommitByDefault = autoCommitByDefault;
@@ -635,10 +597,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return readOnlyByDefault;
     }
 
-    /**
-     * @param readOnlyByDefault the read-only state of borrowed connections; {@code null} for the driver's default
-     *                          (JDBC: off), as in Dropwizard
-     */
     @JsonProperty
     public void setReadOnlyByDefault(@Nullable Boolean readOnlyByDefault) {
         this.readOnlyByDefault = readOnlyByDefault;
@@ -674,8 +632,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     public void setSchema(@Nullable String schema) {
         this.schema = schema;
     }
-
-    // ---- HikariCP only
 
     @JsonProperty
     public Duration getInitializationFailTimeout() {
@@ -737,9 +693,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
-    /**
-     * @return where user and password are read at each new connection, if from files
-     */
     @JsonProperty
     public Optional<CredentialsFactory> getCredentials() {
         return Optional.ofNullable(credentials);
@@ -760,9 +713,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.healthCheckProperties = healthCheckProperties;
     }
 
-    /**
-     * @return whether the pool also registers the gauges of Dropwizard's Tomcat pool, under their names
-     */
     @JsonProperty
     public boolean isTomcatMetricNames() {
         return tomcatMetricNames;
@@ -803,16 +753,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.recoveryProbeInterval = recoveryProbeInterval;
     }
 
-    /**
-     * @return how the pool meets database faults, from {@code evictOn}, {@code failoverEviction} and
-     * {@code recoveryProbeInterval}
-     */
+    /** @return how the pool meets database faults, from the three settings above */
     @JsonIgnore
     public FaultHandling getFaultHandling() {
         return new FaultHandling(recoveryProbeInterval.toMilliseconds(), evictOn, failoverEviction);
     }
-
-    // ---- for Dropwizard's clients
 
     @Override
     @JsonProperty
@@ -825,12 +770,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.autoCommentsEnabled = autoCommentsEnabled;
     }
 
-    // ---- the bundle
-
-    /**
-     * @return whether borrowers that find every connection out wait for one in arrival order (see
-     * {@link io.github.dropwizardhikari.fairness.FairBorrowGate})
-     */
     @JsonProperty
     public boolean isFairBorrowing() {
         return fairBorrowing;
@@ -841,10 +780,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.fairBorrowing = fairBorrowing;
     }
 
-    /**
-     * @return the settings of pool-aware admission of HTTP requests, read only by
-     * {@link io.github.dropwizardhikari.admission.PoolAdmissionBundle} when the application adds it
-     */
     @JsonProperty
     public AdmissionFactory getAdmission() {
         return admission;
@@ -855,11 +790,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.admission = admission;
     }
 
-    /**
-     * @return what stands between the pool and the database server: {@code none}, or {@code transaction} for a
-     * transaction pooler such as PgBouncer, which turns on the startup warnings about settings that cannot work
-     * through one and makes the sizing log say that the pooler's limit cannot be read
-     */
     @JsonProperty
     public PoolerMode getPooler() {
         return pooler;
@@ -869,8 +799,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     public void setPooler(PoolerMode pooler) {
         this.pooler = pooler;
     }
-
-    // ---- admission (moving to its own bundle)
 
     @Override
     public void asSingleConnectionPool() {
@@ -882,9 +810,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- rules
 
     /**
-     * Checks the rules between fields ({@link SettingsRules}); {@link ValidSettings} runs it with the rules on
-     * single fields when the configuration is validated, and {@link #toHikariConfig} runs it again. It writes
-     * nothing: validating twice gives the same result.
+     * The rules between fields ({@link SettingsRules}), run at validation ({@link ValidSettings}) and again by
+     * {@link #toHikariConfig}; they write nothing, so validating twice gives the same result.
      */
     @Override
     public void checkCrossFieldRules(RuleCheck check) {
@@ -906,26 +833,18 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return loggedOnce;
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code minSize} is at most {@code maxSize}.
-     */
+    // Dropwizard's three size rules, on the sizes given; SettingsRules reports them
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
         return minSize == null || minSize <= getMaxSize();
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code initialSize} is at most {@code maxSize}.
-     */
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
         Integer initialSize = initialSizeGiven();
         return initialSize == null || initialSize <= getMaxSize();
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code initialSize} is at least {@code minSize}.
-     */
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
         Integer initialSize = initialSizeGiven();
@@ -962,12 +881,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Builds a pool that opens no connection yet: it starts on the first {@code getConnection()} or on
-     * {@code start()}, whichever comes first. When {@link HikariBundle} has paired {@code metricRegistry} with the
-     * application's health check registry, the pool registers HikariCP's health checks there when it starts,
-     * whichever client builds it and whenever. Settings that cannot make a pool (a factory built in Java and never
-     * validated) give a data source whose {@code start()} and {@code getConnection()} raise the error as an
-     * {@code SQLException}, as Dropwizard's own factory does.
+     * Builds a pool that connects on first use ({@link PoolBuilder}). Settings that cannot make a pool give a data
+     * source that raises the error as an {@code SQLException} when used, as Dropwizard's own factory does.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
@@ -975,12 +890,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * @return every setting as JSON shows it (secret-looking driver properties and passwords inside URLs masked),
-     * the password masked, and the Tomcat-only settings given
+     * @return every setting as JSON writes it, with its names and masking (so a new setting needs no line here),
+     * then the password masked and the Tomcat-only settings given
      */
     @Override
     public String toString() {
-        // JSON's names and masking, so that a new setting needs no line here
         Map<String, Object> settings = Jackson.newObjectMapper().convertValue(this, new TypeReference<>() {
         });
         settings.put("password", password == null ? "none" : Redaction.MASK);

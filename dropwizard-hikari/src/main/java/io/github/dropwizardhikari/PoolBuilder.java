@@ -31,7 +31,9 @@ final class PoolBuilder {
 
     /**
      * @return a pool that opens no connection before its first {@code getConnection()} or {@code start()}; for
-     * settings that cannot make a pool, a data source that raises the error when used
+     * settings that cannot make a pool (a factory built in Java and never validated), a data source that raises the
+     * error when used. When {@link HikariBundle} has paired {@code metricRegistry} with the application's health
+     * check registry, the pool registers HikariCP's health checks there when it starts, whichever client builds it.
      */
     static ManagedDataSource build(HikariDataSourceFactory factory, MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
@@ -44,7 +46,6 @@ final class PoolBuilder {
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
             return new UnusableDataSource(name, unusable);
         }
-        // the bundle's registries, when HikariBundle paired this metric registry with them (see ApplicationPools)
         Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
             application.flatMap(ApplicationPools::healthChecks).orElse(null),
