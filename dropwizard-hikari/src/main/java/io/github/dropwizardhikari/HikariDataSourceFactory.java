@@ -196,24 +196,20 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- where connections come from
 
-    @JsonProperty
     @JsonAlias("jdbcUrl")
     @JsonSerialize(using = MaskedUrl.class)
     @Nullable
     private String url;
 
-    @JsonProperty
     @LoadableClass(DataSource.class)
     @Nullable
     private String dataSourceClassName;
 
-    @JsonProperty
     @JsonAlias("driverClassName")
     @LoadableClass(Driver.class)
     @Nullable
     private String driverClass;
 
-    @JsonProperty
     @JsonAlias("username")
     @Nullable
     private String user;
@@ -222,7 +218,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @Nullable
     private String password;
 
-    @JsonProperty
     @JsonAlias("dataSourceProperties")
     @JsonSerialize(using = MaskedProperties.class)
     @NotNull
@@ -231,26 +226,22 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- pool size
 
     /** {@code null}: the same as {@code maxSize}, a fixed-size pool. */
-    @JsonProperty
     @JsonAlias("minimumIdle")
     @Nullable
     @Min(0)
     private Integer minSize;
 
-    @JsonProperty
     @JsonAlias("maximumPoolSize")
     @Min(1)
     private int maxSize = DEFAULT_MAX_SIZE;
 
     // ---- timeouts and lifetimes
 
-    @JsonProperty
     @JsonAlias("connectionTimeout")
     @NotNull
     @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP waits at least that long for a connection")
     private Duration maxWaitForConnection = Duration.seconds(30);
 
-    @JsonProperty
     @JsonAlias("idleTimeout")
     @NotNull
     @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
@@ -258,20 +249,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private Duration minIdleTime = SettingsRules.HIKARI_DEFAULT_IDLE_TIME;
 
     /** {@code null}: no limit, as in Dropwizard. */
-    @JsonProperty
     @JsonAlias("maxLifetime")
     @Nullable
     @HikariFloor(millis = HikariFloors.MAX_LIFETIME_MS, zeroMeans = "no limit",
         why = "HikariCP retires connections no sooner than that")
     private Duration maxConnectionAge = Duration.minutes(30);
 
-    @JsonProperty
     @NotNull
     @HikariFloor(millis = HikariFloors.KEEPALIVE_MS, zeroMeans = "off",
         why = "HikariCP tests idle connections no more often than that")
     private Duration keepaliveTime = Duration.minutes(2);
 
-    @JsonProperty
     @NotNull
     @HikariFloor(millis = HikariFloors.LEAK_DETECTION_MS, zeroMeans = "off",
         why = "HikariCP reports leaks held at least that long")
@@ -279,19 +267,16 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- connection tests
 
-    @JsonProperty
     @JsonAlias("connectionTestQuery")
     @Nullable
     private String validationQuery;
 
     /** {@code null}: 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
-    @JsonProperty
     @JsonAlias("validationTimeout")
     @Nullable
     @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP gives a connection test at least that long")
     private Duration validationQueryTimeout;
 
-    @JsonProperty
     @JsonAlias("connectionInitSql")
     @Nullable
     private String initializationQuery;
@@ -299,100 +284,79 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- state of the connections handed out
 
     /** {@code null}: the driver's default, which JDBC says is on. */
-    @JsonProperty
     @JsonAlias("autoCommit")
     @Nullable
     private Boolean autoCommitByDefault = true;
 
     /** {@code null}: the driver's default, which JDBC says is off. */
-    @JsonProperty
     @JsonAlias("readOnly")
     @Nullable
     private Boolean readOnlyByDefault = false;
 
-    @JsonProperty
     @JsonAlias("catalog")
     @Nullable
     private String defaultCatalog;
 
-    @JsonProperty
     @JsonAlias("transactionIsolation")
     @JsonDeserialize(using = IsolationNames.class)
     @NotNull
     private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
 
-    @JsonProperty
     @Nullable
     private String schema;
 
     // ---- HikariCP only
 
     /** {@code null}: not set; 1 ms, or what {@code initialSize: 0} or {@code ignoreExceptionOnPreLoad} ask. */
-    @JsonProperty
     @Nullable
     private Duration initializationFailTimeout;
 
-    @JsonProperty
     private boolean isolateInternalQueries = false;
 
-    @JsonProperty
     private boolean allowPoolSuspension = false;
 
-    @JsonProperty
     private boolean registerMbeans = false;
 
-    @JsonProperty
     @LoadableClass(SQLExceptionOverride.class)
     @Nullable
     private String exceptionOverrideClassName;
 
-    @JsonProperty
     @LoadableClass(HikariCredentialsProvider.class)
     @Nullable
     private String credentialsProviderClassName;
 
-    @JsonProperty
     @Valid
     @Nullable
     private CredentialsFactory credentials;
 
-    @JsonProperty
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
 
-    @JsonProperty
     private boolean tomcatMetricNames = false;
 
     // ---- database faults
 
-    @JsonProperty
     @NotNull
     private List<String> evictOn = new ArrayList<>();
 
-    @JsonProperty
     private boolean failoverEviction = true;
 
-    @JsonProperty
     @NotNull
     private Duration recoveryProbeInterval =
         Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
 
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
-    @JsonProperty
     private boolean autoCommentsEnabled = true;
 
     // ---- the bundle
 
-    @JsonProperty
     private boolean fairBorrowing = true;
 
-    @JsonProperty
     @Valid
     @NotNull
     private AdmissionFactory admission = new AdmissionFactory();
 
-    @JsonProperty
     @NotNull
     private PoolerMode pooler = PoolerMode.NONE;
 
