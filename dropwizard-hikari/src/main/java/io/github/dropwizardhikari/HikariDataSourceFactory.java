@@ -854,8 +854,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * @return every setting as JSON writes it, with its names and masking (so a new setting needs no line here),
-     * then the password masked and the Tomcat-only settings given
+     * @return every setting as JSON writes it, names and masking included (so a new setting needs no line here),
+     * then the password masked and the Tomcat-only settings given. Each call builds a mapper (tens of
+     * milliseconds), since the library holds no JVM-wide state: for diagnostics, not for a hot path.
      */
     @Override
     public String toString() {
