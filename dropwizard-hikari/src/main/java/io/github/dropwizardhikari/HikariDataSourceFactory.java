@@ -4,7 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.zaxxer.hikari.HikariConfig;
@@ -13,7 +12,6 @@ import com.zaxxer.hikari.SQLExceptionOverride;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
-import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.config.CrossFieldRules;
@@ -37,12 +35,15 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.sql.Driver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 
 import javax.sql.DataSource;
 
@@ -854,16 +855,36 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * @return every setting as JSON writes it, names and masking included (so a new setting needs no line here),
-     * then the password masked and the Tomcat-only settings given. Each call builds a mapper (tens of
-     * milliseconds), since the library holds no JVM-wide state: for diagnostics, not for a hot path.
+     * @return every setting under its field's name, which is its YAML name (so a new setting needs no line here),
+     * with the password, secret-looking driver properties and passwords inside the URL masked, then the Tomcat-only
+     * settings given
      */
     @Override
     public String toString() {
-        Map<String, Object> settings = Jackson.newObjectMapper().convertValue(this, new TypeReference<>() {
-        });
-        settings.put("password", password == null ? "none" : Redaction.MASK);
-        settings.put("tomcatOnlySettings", getTomcatOnlySettings());
-        return "HikariDataSourceFactory" + settings;
+        StringJoiner settings = new StringJoiner(", ", "HikariDataSourceFactory{", "}");
+        for (Field field : HikariDataSourceFactory.class.getDeclaredFields()) {
+            if (!Modifier.isStatic(field.getModifiers()) && !field.isSynthetic()
+                && !field.isAnnotationPresent(JsonIgnore.class)) {
+                settings.add(field.getName() + "=" + shown(field));
+            }
+        }
+        return settings.add("tomcatOnlySettings=" + getTomcatOnlySettings()).toString();
+    }
+
+    private @Nullable Object shown(Field field) {
+        switch (field.getName()) {
+            case "password":
+                return password == null ? "none" : Redaction.MASK;
+            case "url":
+                return Redaction.url(url);
+            case "properties":
+                return properties == null ? null : Redaction.properties(properties);
+            default:
+                try {
+                    return field.get(this);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read " + field.getName(), e);
+                }
+        }
     }
 }
