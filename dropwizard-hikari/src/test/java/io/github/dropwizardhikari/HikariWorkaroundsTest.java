@@ -16,7 +16,8 @@ class HikariWorkaroundsTest {
 
     /**
      * In HikariCP 7.1.0 {@code setCredentialsProviderClassName} also writes the exception override's class name, so
-     * {@code PoolBuilder.hikariConfig} (behind {@code toHikariConfig}) sets the exception override after the credentials provider.
+     * {@code PoolBuilder.hikariConfig} (behind {@code toHikariConfig}) sets the exception override after the
+     * credentials provider.
      */
     @Test
     void hikariCp710CredentialsProviderSetterOverwritesTheExceptionOverridesClassName() {
