@@ -6,9 +6,9 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.SQLExceptionOverride;
-import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
@@ -26,29 +26,24 @@ import io.github.dropwizardhikari.config.Origin;
 import io.github.dropwizardhikari.config.OriginRecordingDeserializer;
 import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.config.RuleCheck;
-import io.github.dropwizardhikari.config.SettingsCheck;
-import io.github.dropwizardhikari.config.SettingsValidator;
 import io.github.dropwizardhikari.config.ValidSettings;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.pool.FaultHandling;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
-import io.github.dropwizardhikari.pool.UnusableDataSource;
-import io.github.dropwizardhikari.scaleout.PoolSizing;
 import io.github.dropwizardhikari.scaleout.PoolerMode;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.sql.Driver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.stream.Collectors;
+import java.util.StringJoiner;
 
 import javax.sql.DataSource;
 
@@ -189,14 +184,10 @@ import static java.util.Objects.requireNonNull;
  * {@code initialSize}, ...) are declared in {@link TomcatOnlySettings}: accepted, validated as Dropwizard validates
  * them, and each one given logs a warning. Any other unknown field fails at startup.</p>
  *
- * <p>The factory holds settings only. {@link #toHikariConfig} is the one step from them to the pool's settings:
- * it runs the rules ({@link SettingsRules}), logs the warnings not logged yet, and returns a new
- * {@code HikariConfig} with the values to use; validating or building never changes a field.</p>
- *
- * <p>How to add a setting: one field (YAML name, HikariCP alias, default and constraints on it, a
- * {@link HikariFloor} for HikariCP's floor), its getter and setter, one line in {@link #toHikariConfig}, one in
- * {@link #toString}, one row in the table above and in {@code docs/configuration.md}; a rule between fields goes in
- * {@link SettingsRules}.</p>
+ * <p>The factory holds settings only: validating or building never changes a field. How to add a setting: one
+ * field (YAML name, HikariCP alias, default and constraints on it, a {@link HikariFloor} for HikariCP's floor), its
+ * getter and setter, one line in {@link PoolBuilder}, one row in the table above and in
+ * {@code docs/configuration.md}; a rule between fields goes in {@link SettingsRules}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
@@ -206,24 +197,20 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- where connections come from
 
-    @JsonProperty
     @JsonAlias("jdbcUrl")
     @JsonSerialize(using = MaskedUrl.class)
     @Nullable
     private String url;
 
-    @JsonProperty
     @LoadableClass(DataSource.class)
     @Nullable
     private String dataSourceClassName;
 
-    @JsonProperty
     @JsonAlias("driverClassName")
     @LoadableClass(Driver.class)
     @Nullable
     private String driverClass;
 
-    @JsonProperty
     @JsonAlias("username")
     @Nullable
     private String user;
@@ -232,7 +219,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @Nullable
     private String password;
 
-    @JsonProperty
     @JsonAlias("dataSourceProperties")
     @JsonSerialize(using = MaskedProperties.class)
     @NotNull
@@ -241,26 +227,22 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- pool size
 
     /** {@code null}: the same as {@code maxSize}, a fixed-size pool. */
-    @JsonProperty
     @JsonAlias("minimumIdle")
     @Nullable
     @Min(0)
     private Integer minSize;
 
-    @JsonProperty
     @JsonAlias("maximumPoolSize")
     @Min(1)
     private int maxSize = DEFAULT_MAX_SIZE;
 
     // ---- timeouts and lifetimes
 
-    @JsonProperty
     @JsonAlias("connectionTimeout")
     @NotNull
     @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP waits at least that long for a connection")
     private Duration maxWaitForConnection = Duration.seconds(30);
 
-    @JsonProperty
     @JsonAlias("idleTimeout")
     @NotNull
     @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
@@ -268,20 +250,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private Duration minIdleTime = SettingsRules.HIKARI_DEFAULT_IDLE_TIME;
 
     /** {@code null}: no limit, as in Dropwizard. */
-    @JsonProperty
     @JsonAlias("maxLifetime")
     @Nullable
     @HikariFloor(millis = HikariFloors.MAX_LIFETIME_MS, zeroMeans = "no limit",
         why = "HikariCP retires connections no sooner than that")
     private Duration maxConnectionAge = Duration.minutes(30);
 
-    @JsonProperty
     @NotNull
     @HikariFloor(millis = HikariFloors.KEEPALIVE_MS, zeroMeans = "off",
         why = "HikariCP tests idle connections no more often than that")
     private Duration keepaliveTime = Duration.minutes(2);
 
-    @JsonProperty
     @NotNull
     @HikariFloor(millis = HikariFloors.LEAK_DETECTION_MS, zeroMeans = "off",
         why = "HikariCP reports leaks held at least that long")
@@ -289,19 +268,16 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- connection tests
 
-    @JsonProperty
     @JsonAlias("connectionTestQuery")
     @Nullable
     private String validationQuery;
 
     /** {@code null}: 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
-    @JsonProperty
     @JsonAlias("validationTimeout")
     @Nullable
     @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP gives a connection test at least that long")
     private Duration validationQueryTimeout;
 
-    @JsonProperty
     @JsonAlias("connectionInitSql")
     @Nullable
     private String initializationQuery;
@@ -309,112 +285,89 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- state of the connections handed out
 
     /** {@code null}: the driver's default, which JDBC says is on. */
-    @JsonProperty
     @JsonAlias("autoCommit")
     @Nullable
     private Boolean autoCommitByDefault = true;
 
     /** {@code null}: the driver's default, which JDBC says is off. */
-    @JsonProperty
     @JsonAlias("readOnly")
     @Nullable
     private Boolean readOnlyByDefault = false;
 
-    @JsonProperty
     @JsonAlias("catalog")
     @Nullable
     private String defaultCatalog;
 
-    @JsonProperty
     @JsonAlias("transactionIsolation")
     @JsonDeserialize(using = IsolationNames.class)
     @NotNull
     private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
 
-    @JsonProperty
     @Nullable
     private String schema;
 
     // ---- HikariCP only
 
     /** {@code null}: not set; 1 ms, or what {@code initialSize: 0} or {@code ignoreExceptionOnPreLoad} ask. */
-    @JsonProperty
     @Nullable
     private Duration initializationFailTimeout;
 
-    @JsonProperty
     private boolean isolateInternalQueries = false;
 
-    @JsonProperty
     private boolean allowPoolSuspension = false;
 
-    @JsonProperty
     private boolean registerMbeans = false;
 
-    @JsonProperty
     @LoadableClass(SQLExceptionOverride.class)
     @Nullable
     private String exceptionOverrideClassName;
 
-    @JsonProperty
     @LoadableClass(HikariCredentialsProvider.class)
     @Nullable
     private String credentialsProviderClassName;
 
-    @JsonProperty
     @Valid
     @Nullable
     private CredentialsFactory credentials;
 
-    @JsonProperty
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
 
-    @JsonProperty
     private boolean tomcatMetricNames = false;
 
     // ---- database faults
 
-    @JsonProperty
     @NotNull
     private List<String> evictOn = new ArrayList<>();
 
-    @JsonProperty
     private boolean failoverEviction = true;
 
-    @JsonProperty
     @NotNull
-    private Duration recoveryProbeInterval = Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
+    private Duration recoveryProbeInterval =
+        Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
 
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
-    @JsonProperty
     private boolean autoCommentsEnabled = true;
 
     // ---- the bundle
 
-    @JsonProperty
     private boolean fairBorrowing = true;
 
-    @JsonProperty
     @Valid
     @NotNull
     private AdmissionFactory admission = new AdmissionFactory();
 
-    @JsonProperty
     @NotNull
     private PoolerMode pooler = PoolerMode.NONE;
 
-    // ---- not settings
+    // ---- not settings: where the block was parsed from and which warnings it has logged, facts about the block
 
-    // where the block was parsed from, and which warnings it has logged: facts about the block, not the pool
     @JsonIgnore
     private Origin origin = Origin.JAVA;
 
     @JsonIgnore
     private final LoggedOnce loggedOnce = new LoggedOnce();
-
-    // ---- where connections come from
 
     @Override
     @JsonProperty
@@ -461,9 +414,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.user = user;
     }
 
-    /**
-     * @return the password; it is write-only in JSON and never part of {@link #toString()}
-     */
     @JsonIgnore
     @Nullable
     public String getPassword() {
@@ -486,12 +436,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.properties = properties;
     }
 
-    // ---- pool size
-
-    /**
-     * @return the minimum number of idle connections HikariCP keeps: {@code minSize}, or {@code maxSize} (a
-     * fixed-size pool) when it is not set
-     */
     @JsonProperty
     public int getMinSize() {
         return minSize == null ? getMaxSize() : minSize;
@@ -502,12 +446,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minSize = minSize;
     }
 
-    /**
-     * @return the most connections: {@code maxSize} as given, or else 10, raised to a larger {@code minSize} or
-     * {@code initialSize}
-     */
     @JsonProperty
     public int getMaxSize() {
+        // not given: the default, raised to a larger minSize or initialSize
         return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
     }
 
@@ -520,8 +461,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     public void setMaxSize(int maxSize) {
         this.maxSize = given("maxSize", maxSize);
     }
-
-    // ---- timeouts and lifetimes
 
     @JsonProperty
     public Duration getMaxWaitForConnection() {
@@ -543,17 +482,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minIdleTime = given("minIdleTime", minIdleTime);
     }
 
-    /**
-     * @return the longest a connection lives; empty for no limit
-     */
     @JsonProperty
     public Optional<Duration> getMaxConnectionAge() {
         return Optional.ofNullable(maxConnectionAge);
     }
 
-    /**
-     * @param maxConnectionAge the longest a connection lives; {@code null} for no limit, as in Dropwizard
-     */
     @JsonProperty
     public void setMaxConnectionAge(@Nullable Duration maxConnectionAge) {
         this.maxConnectionAge = maxConnectionAge;
@@ -579,8 +512,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.leakDetectionThreshold = leakDetectionThreshold;
     }
 
-    // ---- connection tests
-
     @Override
     @JsonProperty
     public Optional<String> getValidationQuery() {
@@ -592,10 +523,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.validationQuery = validationQuery;
     }
 
-    /**
-     * @return the validation timeout: as configured, or else 5 seconds, or {@code maxWaitForConnection} when that
-     * is shorter
-     */
     @Override
     @JsonProperty
     public Optional<Duration> getValidationQueryTimeout() {
@@ -618,18 +545,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.initializationQuery = initializationQuery;
     }
 
-    // ---- state of the connections handed out
-
     @JsonProperty
     @Nullable
     public Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
-    /**
-     * @param autoCommitByDefault the auto-commit state of borrowed connections; {@code null} for the driver's
-     *                            default (JDBC: on), as in Dropwizard
-     */
     @JsonProperty
     public void setAutoCommitByDefault(@Nullable Boolean autoCommitByDefault) {
         this.autoCommitByDefault = autoCommitByDefault;
@@ -641,10 +562,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return readOnlyByDefault;
     }
 
-    /**
-     * @param readOnlyByDefault the read-only state of borrowed connections; {@code null} for the driver's default
-     *                          (JDBC: off), as in Dropwizard
-     */
     @JsonProperty
     public void setReadOnlyByDefault(@Nullable Boolean readOnlyByDefault) {
         this.readOnlyByDefault = readOnlyByDefault;
@@ -681,27 +598,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.schema = schema;
     }
 
-    // ---- HikariCP only
-
     @JsonProperty
     public Duration getInitializationFailTimeout() {
         return initializationFailTimeout == null ? Duration.milliseconds(1) : initializationFailTimeout;
-    }
-
-    /**
-     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
-     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
-     * {@code initializationFailTimeout} that is set wins.
-     */
-    private long initializationFailTimeoutMillis() {
-        if (initializationFailTimeout != null) {
-            return initializationFailTimeout.toMilliseconds();
-        }
-        Integer initialSize = initialSizeGiven();
-        if (initialSize != null && initialSize == 0) {
-            return -1;
-        }
-        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     @JsonProperty
@@ -759,9 +658,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
-    /**
-     * @return where user and password are read at each new connection, if from files
-     */
     @JsonProperty
     public Optional<CredentialsFactory> getCredentials() {
         return Optional.ofNullable(credentials);
@@ -782,9 +678,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.healthCheckProperties = healthCheckProperties;
     }
 
-    /**
-     * @return whether the pool also registers the gauges of Dropwizard's Tomcat pool, under their names
-     */
     @JsonProperty
     public boolean isTomcatMetricNames() {
         return tomcatMetricNames;
@@ -825,16 +718,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.recoveryProbeInterval = recoveryProbeInterval;
     }
 
-    /**
-     * @return how the pool meets database faults, from {@code evictOn}, {@code failoverEviction} and
-     * {@code recoveryProbeInterval}
-     */
+    /** @return how the pool meets database faults, from the three settings above */
     @JsonIgnore
     public FaultHandling getFaultHandling() {
         return new FaultHandling(recoveryProbeInterval.toMilliseconds(), evictOn, failoverEviction);
     }
-
-    // ---- for Dropwizard's clients
 
     @Override
     @JsonProperty
@@ -847,12 +735,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.autoCommentsEnabled = autoCommentsEnabled;
     }
 
-    // ---- the bundle
-
-    /**
-     * @return whether borrowers that find every connection out wait for one in arrival order (see
-     * {@link io.github.dropwizardhikari.fairness.FairBorrowGate})
-     */
     @JsonProperty
     public boolean isFairBorrowing() {
         return fairBorrowing;
@@ -863,10 +745,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.fairBorrowing = fairBorrowing;
     }
 
-    /**
-     * @return the settings of pool-aware admission of HTTP requests, read only by
-     * {@link io.github.dropwizardhikari.admission.PoolAdmissionBundle} when the application adds it
-     */
     @JsonProperty
     public AdmissionFactory getAdmission() {
         return admission;
@@ -877,11 +755,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.admission = admission;
     }
 
-    /**
-     * @return what stands between the pool and the database server: {@code none}, or {@code transaction} for a
-     * transaction pooler such as PgBouncer, which turns on the startup warnings about settings that cannot work
-     * through one and makes the sizing log say that the pooler's limit cannot be read
-     */
     @JsonProperty
     public PoolerMode getPooler() {
         return pooler;
@@ -891,8 +764,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     public void setPooler(PoolerMode pooler) {
         this.pooler = pooler;
     }
-
-    // ---- admission (moving to its own bundle)
 
     @Override
     public void asSingleConnectionPool() {
@@ -904,9 +775,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- rules
 
     /**
-     * Checks the rules between fields ({@link SettingsRules}); {@link ValidSettings} runs it with the rules on
-     * single fields when the configuration is validated, and {@link #toHikariConfig} runs it again. It writes
-     * nothing: validating twice gives the same result.
+     * The rules between fields ({@link SettingsRules}), run at validation ({@link ValidSettings}) and again by
+     * {@link #toHikariConfig}; they write nothing, so validating twice gives the same result.
      */
     @Override
     public void checkCrossFieldRules(RuleCheck check) {
@@ -928,26 +798,18 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return loggedOnce;
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code minSize} is at most {@code maxSize}.
-     */
+    // Dropwizard's three size rules, on the sizes given; SettingsRules reports them
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
         return minSize == null || minSize <= getMaxSize();
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code initialSize} is at most {@code maxSize}.
-     */
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
         Integer initialSize = initialSizeGiven();
         return initialSize == null || initialSize <= getMaxSize();
     }
 
-    /**
-     * Dropwizard's rule, on the sizes given: {@code initialSize} is at least {@code minSize}.
-     */
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
         Integer initialSize = initialSizeGiven();
@@ -964,162 +826,65 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return validationQueryTimeout;
     }
 
-    /**
-     * Runs the rules again (a factory may have been changed since it was validated, or built without
-     * validation): warnings not logged yet are logged, errors are thrown.
-     */
-    private RuleCheck applyRules() {
-        RuleCheck check = SettingsCheck.run(this);
-        SettingsValidator.warnOnce(this, check);
-        if (!check.errors().isEmpty()) {
-            throw new IllegalStateException("invalid HikariCP configuration: " + check.errors().stream()
-                .map(error -> check.origin().pathOf(error.field()) + " " + error.message())
-                .collect(Collectors.joining("; ")));
-        }
-        return check;
+    @Nullable
+    Duration initializationFailTimeoutGiven() {
+        return initializationFailTimeout;
     }
 
     // ---- building the pool
 
     /**
-     * Maps this configuration onto a new {@link HikariConfig}, one line per setting.
+     * Maps this configuration onto a new {@link HikariConfig} ({@link PoolBuilder}), after running the rules again:
+     * warnings not logged yet are logged, errors are thrown.
      *
      * @param metricRegistry where HikariCP's metrics go
      * @param name           the pool's name and the prefix of its metrics and health checks
      * @return a configuration HikariCP accepts without adjusting any value
      */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
-        RuleCheck check = applyRules();
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(name);
-        config.setJdbcUrl(url);
-        config.setDataSourceClassName(dataSourceClassName);
-        if (driverClass != null) {
-            // HikariCP loads the class here, so a typo fails at startup
-            config.setDriverClassName(driverClass);
-        }
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setDataSourceProperties(toProperties(properties));
-        config.setMinimumIdle(getMinSize());
-        config.setMaximumPoolSize(getMaxSize());
-        Duration maxWait = check.used("maxWaitForConnection", maxWaitForConnection);
-        config.setConnectionTimeout(maxWait.toMilliseconds());
-        config.setIdleTimeout(check.used("minIdleTime", minIdleTime).toMilliseconds());
-        Duration maxAge = check.used("maxConnectionAge", maxConnectionAge);
-        config.setMaxLifetime(maxAge == null ? 0 : maxAge.toMilliseconds());
-        config.setKeepaliveTime(check.used("keepaliveTime", keepaliveTime).toMilliseconds());
-        config.setLeakDetectionThreshold(leakDetectionThreshold.toMilliseconds());
-        config.setConnectionTestQuery(validationQuery);
-        config.setValidationTimeout(check.used("validationQueryTimeout",
-            SettingsRules.validationTimeout(validationQueryTimeout, maxWait)).toMilliseconds());
-        config.setConnectionInitSql(initializationQuery);
-        // null is the driver's default; JDBC says a new connection auto-commits and is not read-only
-        config.setAutoCommit(autoCommitByDefault == null || autoCommitByDefault);
-        config.setReadOnly(readOnlyByDefault != null && readOnlyByDefault);
-        config.setCatalog(defaultCatalog);
-        config.setTransactionIsolation(defaultTransactionIsolation == null ? null
-            : IsolationNames.hikariName(defaultTransactionIsolation));
-        config.setSchema(schema);
-        config.setInitializationFailTimeout(initializationFailTimeoutMillis());
-        config.setIsolateInternalQueries(isolateInternalQueries);
-        config.setAllowPoolSuspension(allowPoolSuspension);
-        config.setRegisterMbeans(registerMbeans);
-        // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
-        // so the exception override goes second.
-        if (credentialsProviderClassName != null) {
-            config.setCredentialsProviderClassName(credentialsProviderClassName);
-        }
-        if (credentials != null) {
-            config.setCredentialsProvider(credentials.build(user, password));
-        }
-        if (exceptionOverrideClassName != null) {
-            config.setExceptionOverrideClassName(exceptionOverrideClassName);
-        }
-        config.setHealthCheckProperties(toProperties(healthCheckProperties));
-        config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
-        return config;
+        return PoolBuilder.hikariConfig(this, metricRegistry, name);
     }
 
     /**
-     * Builds a pool that opens no connection yet: it starts on the first {@code getConnection()} or on
-     * {@code start()}, whichever comes first. When {@link HikariBundle} has paired {@code metricRegistry} with the
-     * application's health check registry, the pool registers HikariCP's health checks there when it starts,
-     * whichever client builds it and whenever. Settings that cannot make a pool (a factory built in Java and never
-     * validated) give a data source whose {@code start()} and {@code getConnection()} raise the error as an
-     * {@code SQLException}, as Dropwizard's own factory does.
+     * Builds a pool that connects on first use ({@link PoolBuilder}). Settings that cannot make a pool give a data
+     * source that raises the error as an {@code SQLException} when used, as Dropwizard's own factory does.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
-        requireNonNull(name, "name");
-        requireNonNull(metricRegistry, "metricRegistry");
-        HikariConfig config;
-        try {
-            config = toHikariConfig(metricRegistry, name);
-            config.validate();
-        } catch (RuntimeException unusable) {
-            // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
-            return new UnusableDataSource(name, unusable);
-        }
-        Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
-        ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            application.flatMap(ApplicationPools::healthChecks).orElse(null),
-            new PoolOptions(new PoolSizing(pooler), tomcatMetricNames, fairBorrowing, getFaultHandling()));
-        application.ifPresent(pools -> pools.built(pool));
-        return pool;
+        return PoolBuilder.build(this, metricRegistry, name);
     }
 
     /**
-     * @return every setting, as the pool would be built from it; the password, secret-looking driver properties
-     * and passwords inside URLs masked
+     * @return every setting under its field's name, which is its YAML name (so a new setting needs no line here),
+     * with the password, secret-looking driver properties and passwords inside the URL masked, then the Tomcat-only
+     * settings given
      */
     @Override
     public String toString() {
-        return "HikariDataSourceFactory{"
-            + "url=" + Redaction.url(url)
-            + ", dataSourceClassName=" + dataSourceClassName
-            + ", driverClass=" + driverClass
-            + ", user=" + user
-            + ", password=" + (password == null ? "none" : Redaction.MASK)
-            + ", properties=" + (properties == null ? null : Redaction.properties(properties))
-            + ", minSize=" + getMinSize()
-            + ", maxSize=" + getMaxSize()
-            + ", maxWaitForConnection=" + maxWaitForConnection
-            + ", minIdleTime=" + minIdleTime
-            + ", maxConnectionAge=" + maxConnectionAge
-            + ", keepaliveTime=" + keepaliveTime
-            + ", leakDetectionThreshold=" + leakDetectionThreshold
-            + ", validationQuery=" + validationQuery
-            + ", validationQueryTimeout=" + getValidationQueryTimeout().orElse(null)
-            + ", initializationQuery=" + initializationQuery
-            + ", autoCommitByDefault=" + autoCommitByDefault
-            + ", readOnlyByDefault=" + readOnlyByDefault
-            + ", defaultCatalog=" + defaultCatalog
-            + ", defaultTransactionIsolation=" + defaultTransactionIsolation
-            + ", schema=" + schema
-            + ", initializationFailTimeout=" + initializationFailTimeout
-            + ", isolateInternalQueries=" + isolateInternalQueries
-            + ", allowPoolSuspension=" + allowPoolSuspension
-            + ", registerMbeans=" + registerMbeans
-            + ", exceptionOverrideClassName=" + exceptionOverrideClassName
-            + ", credentialsProviderClassName=" + credentialsProviderClassName
-            + ", credentials=" + credentials
-            + ", healthCheckProperties=" + healthCheckProperties
-            + ", tomcatMetricNames=" + tomcatMetricNames
-            + ", evictOn=" + evictOn
-            + ", failoverEviction=" + failoverEviction
-            + ", recoveryProbeInterval=" + recoveryProbeInterval
-            + ", autoCommentsEnabled=" + autoCommentsEnabled
-            + ", fairBorrowing=" + fairBorrowing
-            + ", admission=" + admission
-            + ", pooler=" + pooler
-            + ", tomcatOnlySettings=" + getTomcatOnlySettings()
-            + '}';
+        StringJoiner settings = new StringJoiner(", ", "HikariDataSourceFactory{", "}");
+        for (Field field : HikariDataSourceFactory.class.getDeclaredFields()) {
+            if (!Modifier.isStatic(field.getModifiers()) && !field.isSynthetic()
+                && !field.isAnnotationPresent(JsonIgnore.class)) {
+                settings.add(field.getName() + "=" + shown(field));
+            }
+        }
+        return settings.add("tomcatOnlySettings=" + getTomcatOnlySettings()).toString();
     }
 
-    private static Properties toProperties(Map<String, String> values) {
-        Properties result = new Properties();
-        result.putAll(values);
-        return result;
+    private @Nullable Object shown(Field field) {
+        switch (field.getName()) {
+            case "password":
+                return password == null ? "none" : Redaction.MASK;
+            case "url":
+                return Redaction.url(url);
+            case "properties":
+                return properties == null ? null : Redaction.properties(properties);
+            default:
+                try {
+                    return field.get(this);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read " + field.getName(), e);
+                }
+        }
     }
 }

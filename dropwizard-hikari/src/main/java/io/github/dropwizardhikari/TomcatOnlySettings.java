@@ -399,16 +399,16 @@ public abstract class TomcatOnlySettings {
         return given.contains(key);
     }
 
-    /**
-     * Records that {@code key} was given.
-     *
-     * @return {@code value}
-     */
     /** Sets {@code initialSize} for Dropwizard's single-connection pool, which gives nothing to warn about. */
     void useInitialSize(int initialSize) {
         this.initialSize = initialSize;
     }
 
+    /**
+     * Records that {@code key} was given.
+     *
+     * @return {@code value}
+     */
     <V> V given(String key, V value) {
         given.add(key);
         return value;

@@ -16,7 +16,8 @@ class HikariWorkaroundsTest {
 
     /**
      * In HikariCP 7.1.0 {@code setCredentialsProviderClassName} also writes the exception override's class name, so
-     * {@code HikariDataSourceFactory.toHikariConfig} sets the exception override after the credentials provider.
+     * {@code PoolBuilder.hikariConfig} (behind {@code toHikariConfig}) sets the exception override after the
+     * credentials provider.
      */
     @Test
     void hikariCp710CredentialsProviderSetterOverwritesTheExceptionOverridesClassName() {
@@ -27,7 +28,7 @@ class HikariWorkaroundsTest {
 
         assertThat(config.getExceptionOverrideClassName())
             .as("HikariCP's credentials-provider setter left the exception override's class name alone: the bug is "
-                + "fixed, and the setter order in HikariDataSourceFactory.toHikariConfig no longer matters")
+                + "fixed, and the setter order in PoolBuilder.hikariConfig no longer matters")
             .isEqualTo(FixedCredentials.class.getName());
         // only the name: the override itself is still the one set
         assertThat(config.getExceptionOverride()).isInstanceOf(NeverEvict.class);
