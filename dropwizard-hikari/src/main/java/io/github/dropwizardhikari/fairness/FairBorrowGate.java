@@ -120,7 +120,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             release();
             throw e;
         }
-        return new GatedConnection(connection, this);
+        return Wrappers.gated(connection, this);
     }
 
     /** A borrower that queued has only the rest of the timeout left inside HikariCP: its deadline ends the wait. */
@@ -155,7 +155,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         }
         // a connection that came as time ran out is the borrower's all the same
         deadline.disarm();
-        return new GatedConnection(connection, this);
+        return Wrappers.gated(connection, this);
     }
 
     private boolean queue(long timeoutMillis, long start) throws InterruptedException {
