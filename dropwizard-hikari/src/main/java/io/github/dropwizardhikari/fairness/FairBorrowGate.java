@@ -64,6 +64,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
      * @param metrics  where the gate's metrics go
      */
     public FairBorrowGate(String poolName, int size, MetricRegistry metrics) {
+        Wrappers.load();
         this.poolName = poolName;
         this.metrics = metrics;
         this.places = new Places(size);

@@ -50,6 +50,11 @@ final class Wrappers {
     private Wrappers() {
     }
 
+    /** Generates the classes, once: the gate calls it when built, so that no borrow waits for it (half a second). */
+    static void load() {
+        // initializing this class is the work
+    }
+
     static GatedConnection gated(Connection pooled, FairBorrowGate gate) {
         try {
             return (GatedConnection) CONNECTION.invokeExact(pooled, gate);
