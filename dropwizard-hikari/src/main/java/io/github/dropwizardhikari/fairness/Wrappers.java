@@ -10,12 +10,11 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import net.bytebuddy.implementation.MethodCall;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
 import org.jspecify.annotations.Nullable;
 
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -23,7 +22,6 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.sql.Wrapper;
 
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -35,17 +33,16 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
  * {@link LinkedToGatedConnection}. Every JDBC method the hand-written class does not implement (default methods
  * included) calls HikariCP's object directly, and one that returns a statement, result set or metadata wraps it
  * through the link method below for its type. The classes are defined in this package, beside the classes they
- * extend; their constructors are constants, so the JIT compiles each wrapping to a plain allocation.
+ * extend, each with a generated {@link Factory} whose {@code new} the JIT inlines where the wrapper is made.
  */
 final class Wrappers {
-    private static final MethodHandle CONNECTION = generate(TypeDescription.ForLoadedType.of(GatedConnection.class),
-        Connection.class,
-        MethodType.methodType(GatedConnection.class, Connection.class, FairBorrowGate.class));
-    private static final MethodHandle STATEMENT = linked(Statement.class);
-    private static final MethodHandle PREPARED_STATEMENT = linked(PreparedStatement.class);
-    private static final MethodHandle CALLABLE_STATEMENT = linked(CallableStatement.class);
-    private static final MethodHandle METADATA = linked(DatabaseMetaData.class);
-    private static final MethodHandle RESULT_SET = linked(ResultSet.class);
+    private static final Factory CONNECTION = generate(TypeDescription.ForLoadedType.of(GatedConnection.class),
+        Connection.class);
+    private static final Factory STATEMENT = linked(Statement.class);
+    private static final Factory PREPARED_STATEMENT = linked(PreparedStatement.class);
+    private static final Factory CALLABLE_STATEMENT = linked(CallableStatement.class);
+    private static final Factory METADATA = linked(DatabaseMetaData.class);
+    private static final Factory RESULT_SET = linked(ResultSet.class);
 
     private Wrappers() {
     }
@@ -56,64 +53,48 @@ final class Wrappers {
     }
 
     static GatedConnection gated(Connection pooled, FairBorrowGate gate) {
-        try {
-            return (GatedConnection) CONNECTION.invokeExact(pooled, gate);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("cannot wrap " + pooled, e);
-        }
+        return (GatedConnection) CONNECTION.wrap(pooled, gate, null);
     }
 
     static @Nullable Statement statement(@Nullable Statement delegate, GatedConnection connection) {
-        return (Statement) link(STATEMENT, delegate, connection, null);
+        return delegate == null ? null : (Statement) STATEMENT.wrap(delegate, connection, null);
     }
 
     static @Nullable PreparedStatement preparedStatement(@Nullable PreparedStatement delegate,
                                                          GatedConnection connection) {
-        return (PreparedStatement) link(PREPARED_STATEMENT, delegate, connection, null);
+        return delegate == null ? null : (PreparedStatement) PREPARED_STATEMENT.wrap(delegate, connection, null);
     }
 
     static @Nullable CallableStatement callableStatement(@Nullable CallableStatement delegate,
                                                          GatedConnection connection) {
-        return (CallableStatement) link(CALLABLE_STATEMENT, delegate, connection, null);
+        return delegate == null ? null : (CallableStatement) CALLABLE_STATEMENT.wrap(delegate, connection, null);
     }
 
     static @Nullable DatabaseMetaData metaData(@Nullable DatabaseMetaData delegate, GatedConnection connection) {
-        return (DatabaseMetaData) link(METADATA, delegate, connection, null);
+        return delegate == null ? null : (DatabaseMetaData) METADATA.wrap(delegate, connection, null);
     }
 
     /** A result set made by a statement leads back to that statement; one from metadata through its own. */
     static @Nullable ResultSet resultSet(@Nullable ResultSet delegate, LinkedToGatedConnection<?> from) {
-        return (ResultSet) link(RESULT_SET, delegate, from.connection, from instanceof Statement ? (Statement) from
-            : null);
+        return delegate == null ? null
+            : (ResultSet) RESULT_SET.wrap(delegate, from.connection, from instanceof Statement ? from : null);
     }
 
-    private static @Nullable Object link(MethodHandle constructor, @Nullable Wrapper delegate,
-                                         GatedConnection connection, @Nullable Statement statement) {
-        if (delegate == null) {
-            return null;
-        }
-        try {
-            return (LinkedToGatedConnection<?>) constructor.invokeExact(delegate, connection, statement);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("cannot wrap " + delegate, e);
-        }
+    /** Makes one wrapper: its generated class's constructor, called with the same arguments. */
+    interface Factory {
+        Object wrap(Object delegate, Object from, @Nullable Object statement);
     }
 
-    private static MethodHandle linked(Class<? extends Wrapper> type) {
+    private static Factory linked(Class<?> type) {
         return generate(TypeDescription.Generic.Builder.parameterizedType(LinkedToGatedConnection.class, type).build(),
-            type, MethodType.methodType(LinkedToGatedConnection.class, Wrapper.class, GatedConnection.class,
-                Statement.class));
+            type);
     }
 
     /**
-     * @return the constructor of a final subclass of {@code base} implementing {@code type}, whose every method
+     * @return the factory of a final subclass of {@code base} implementing {@code type}, whose every method
      * {@code base} leaves to the interface calls the field {@code delegate}, wrapping what a link method wraps
      */
-    private static MethodHandle generate(TypeDefinition base, Class<?> type, MethodType constructor) {
+    private static Factory generate(TypeDefinition base, Class<?> type) {
         MethodCall delegated = MethodCall.invokeSelf().onField("delegate").withAllArguments();
         ElementMatcher.Junction<MethodDescription> passedOn = isDeclaredBy(isInterface());
         DynamicType.Builder<?> builder = new ByteBuddy(ClassFileVersion.JAVA_V17)
@@ -129,15 +110,25 @@ final class Wrappers {
                     .intercept(MethodCall.invoke(link).withMethodCall(delegated).withThis());
             }
         }
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        Class<?> generated = builder.make()
-            .load(Wrappers.class.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(lookup))
-            .getLoaded();
+        Class<?> generated = load(builder);
+        MethodCall construct = MethodCall.construct(generated.getDeclaredConstructors()[0]);
+        Class<?> factory = load(new ByteBuddy(ClassFileVersion.JAVA_V17)
+            .subclass(Factory.class)
+            .name(generated.getName() + "$Factory")
+            .modifiers(Visibility.PUBLIC, TypeManifestation.FINAL)
+            .method(isDeclaredBy(Factory.class))
+            .intercept((generated.getSuperclass() == GatedConnection.class ? construct.withArgument(0, 1)
+                : construct.withAllArguments()).withAssigner(Assigner.DEFAULT, Assigner.Typing.DYNAMIC)));
         try {
-            MethodType declared = constructor.changeReturnType(void.class).changeParameterType(0, type);
-            return lookup.findConstructor(generated, declared).asType(constructor);
+            return (Factory) factory.getConstructor().newInstance();
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("no constructor in " + generated, e);
+            throw new IllegalStateException("cannot make " + factory, e);
         }
+    }
+
+    private static Class<?> load(DynamicType.Builder<?> builder) {
+        return builder.make()
+            .load(Wrappers.class.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(MethodHandles.lookup()))
+            .getLoaded();
     }
 }
