@@ -50,6 +50,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
 
     /** @param size places at the gate: the pool's {@code maxSize} */
     public FairBorrowGate(String poolName, int size, MetricRegistry metrics) {
+        Wrappers.load();
         this.poolName = poolName;
         this.metrics = metrics;
         this.places = new Places(size);
@@ -104,7 +105,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             release();
             throw e;
         }
-        return new GatedConnection(connection, this);
+        return Wrappers.gated(connection, this);
     }
 
     /** A borrower that queued has only the rest of the timeout left inside HikariCP: its deadline ends the wait. */
@@ -139,7 +140,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         }
         // a connection that came as time ran out is the borrower's all the same
         deadline.disarm();
-        return new GatedConnection(connection, this);
+        return Wrappers.gated(connection, this);
     }
 
     private boolean queue(long timeoutMillis, long start) throws InterruptedException {
