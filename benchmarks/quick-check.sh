@@ -96,6 +96,9 @@ results = json.load(open(os.path.join(scratch, "jmh", "jmh-t1.json")))
 pools = {(r["benchmark"].split(".")[-2], r["params"]["pool"]) for r in results if r["primaryMetric"]["score"] > 0}
 if len(pools) != 16:
     problems.append("JMH: expected 2 benchmarks x 8 pools with a score, got %d" % len(pools))
+floor = json.load(open(os.path.join(scratch, "jmh", "cost-floor.json")))
+if len([r for r in floor if r["primaryMetric"]["score"] > 0]) != 11:
+    problems.append("JMH: expected the 11 CostFloor parts with a score, got %d" % len(floor))
 table = open(os.path.join(scratch, "jmh", "jmh.md")).read().splitlines()
 if len([line for line in table if line.startswith("| ConnectionCycle") or line.startswith("| StatementCycle")]) != 2:
     problems.append("JMH: the Markdown table lacks its rows")
@@ -139,6 +142,6 @@ if problems:
     print("the last application's log (%s):" % os.path.join(scratch, "http", "app.log"))
     print(open(os.path.join(scratch, "http", "app.log")).read()[-4000:])
     sys.exit(1)
-print("benchmark quick check: JMH (16 results), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
+print("benchmark quick check: JMH (16 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
       "runs, ceiling, report and charts")
 PY

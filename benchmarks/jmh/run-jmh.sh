@@ -9,6 +9,9 @@
 #   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside
 #                                               # raw HikariCP with and without metrics and tomcat-safe, threads
 #                                               # 1, 4, 8, FORKS forks (4)
+#   bash benchmarks/jmh/run-jmh.sh --floor      # what the parts of a borrow cost alone (CostFloor: the fair
+#                                               # semaphore, a clock reading, Metrics' timer, the tracker), in
+#                                               # ns, one thread, FORKS forks (4); about 4 minutes
 #   bash benchmarks/jmh/run-jmh.sh --quick      # a smoke test: stub driver, 1 thread, a fraction of a second
 #
 # Environment: BENCH_POSTGRES_URL (default jdbc:postgresql://127.0.0.1:5432/test), OUT (results directory:
@@ -22,8 +25,9 @@ case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
     --gate) mode=gate ;;
+    --floor) mode=floor ;;
     "") ;;
-    *) echo "usage: run-jmh.sh [--quick | --overhead | --gate]" >&2; exit 2 ;;
+    *) echo "usage: run-jmh.sh [--quick | --overhead | --gate | --floor]" >&2; exit 2 ;;
 esac
 jar=benchmarks/target/benchmarks.jar
 postgres=${BENCH_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/test}
@@ -34,6 +38,14 @@ if [ ! -f "$jar" ]; then
 fi
 
 jvm_flags=()
+if [ "$mode" = floor ]; then
+    out=${OUT:-benchmarks/results/jmh-cost-floor}
+    mkdir -p "$out"
+    java -jar "$jar" CostFloor -wi 3 -w 1s -i 5 -r 1s -f "${FORKS:-4}" -t 1 -rf json -rff "$out/cost-floor.json" \
+        | tee "$out/cost-floor.txt"
+    echo "wrote $out/cost-floor.json and cost-floor.txt"
+    exit 0
+fi
 case $mode in
     quick)
         out=${OUT:-benchmarks/results/jmh}
@@ -88,6 +100,10 @@ for t in $threads; do
     java "${jvm_flags[@]}" -Dbench.postgres.url="$postgres" -jar "$jar" "ConnectionCycle|StatementCycle" "${settings[@]}" \
         -f "$forks" -t "$t" -rf json -rff "$out/jmh-t$t.json"
 done
+if [ "$mode" = quick ]; then
+    # the cost-floor parts too, so that the benchmark is known to run
+    java "${jvm_flags[@]}" -jar "$jar" CostFloor -wi 1 -w 200ms -i 1 -r 200ms -f 1 -rf json -rff "$out/cost-floor.json"
+fi
 
 if command -v gnuplot >/dev/null; then
     python3 benchmarks/report/jmh_report.py "$out" --chart "$out/jmh.png" > "$out/jmh.md"

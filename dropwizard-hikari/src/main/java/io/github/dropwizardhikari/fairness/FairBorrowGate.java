@@ -17,6 +17,7 @@ import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Makes borrowers wait for a connection in arrival order: HikariCP hands a returned connection to whichever waiting
@@ -45,6 +46,9 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     private final MetricRegistry metrics;
     private final Places places;
     private final Timer wait;
+    // borrowers that queued and are inside HikariCP now: while there are none, HikariCP's record of a borrow need not
+    // look up the thread-local, which is most of what the gate adds to a borrow that did not queue
+    private final AtomicInteger queuedInPool = new AtomicInteger();
     private final ScheduledThreadPoolExecutor deadlines;
     private int size;
 
@@ -123,6 +127,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         BorrowDeadline deadline = BorrowDeadline.arm(deadlines,
             TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - queuedNanos);
         Connection connection;
+        queuedInPool.incrementAndGet();
         try {
             connection = pool.getConnection();
         } catch (SQLException | RuntimeException e) {
@@ -137,6 +142,8 @@ public final class FairBorrowGate implements QueueBeforeThePool {
                 throw timeout(pool, start, null);
             }
             throw e;
+        } finally {
+            queuedInPool.decrementAndGet();
         }
         // a connection that came as time ran out is the borrower's all the same
         deadline.disarm();
@@ -209,6 +216,9 @@ public final class FairBorrowGate implements QueueBeforeThePool {
 
     @Override
     public long takeQueuedNanos() {
+        if (queuedInPool.get() == 0) {
+            return 0;
+        }
         Long queued = QUEUED_NANOS.get();
         if (queued == null) {
             return 0;
