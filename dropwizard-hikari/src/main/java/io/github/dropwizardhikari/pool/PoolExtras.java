@@ -27,8 +27,7 @@ import java.util.function.IntConsumer;
 /**
  * What the bundle adds to HikariCP's pool, each behind its own setting ({@link PoolOptions}): fair borrowing, the
  * fault handling (eviction of dead connections, failover eviction, outage recovery and the checks that know of an
- * outage), the Tomcat-named gauges and the sizing log. {@link PoolStartup} calls it as HikariCP opens and once it
- * has, {@link ManagedHikariDataSource} at each borrow, {@link PoolShutdown} at stop.
+ * outage), the Tomcat-named gauges and the sizing log.
  */
 final class PoolExtras {
     private static final long CHECK_SLACK_MILLIS = 500;
@@ -122,7 +121,8 @@ final class PoolExtras {
 
     Connection borrow(HikariDataSource running) throws SQLException {
         OutageRecovery outages = recovery;
-        return outages == null ? borrowThroughGate(running) : outages.borrow(() -> borrowThroughGate(running));
+        return outages == null ? borrowThroughGate(running)
+            : outages.outage().borrow(() -> borrowThroughGate(running));
     }
 
     private Connection borrowThroughGate(HikariDataSource running) throws SQLException {

@@ -17,8 +17,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * HikariCP's health checks of one pool in the application's registry: HikariCP registers them in a registry of
- * the pool's own, and each is registered again here wrapped ({@link PoolHealthCheck}), so that it answers at once
- * for a closed pool and can be removed on stop.
+ * the pool's own, and each is registered again here, so that it can be removed on stop and answers at once for a
+ * closed pool (HikariCP 7.1's connectivity check would wait its whole timeout on a pool that cannot recover).
  */
 final class PoolHealthChecks {
     private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
@@ -70,9 +70,18 @@ final class PoolHealthChecks {
             if (name.equals(poolName + CONNECTIVITY_CHECK)) {
                 check = connectivity.apply(timeout).apply(check);
             }
-            application.register(name, new PoolHealthCheck(check, closed, poolName));
+            application.register(name, unhealthyOnceClosed(check, closed));
             registered.add(name);
         }
+    }
+
+    private HealthCheck unhealthyOnceClosed(HealthCheck hikariCheck, BooleanSupplier closed) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                return closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : hikariCheck.execute();
+            }
+        };
     }
 
     synchronized void unregister() {
