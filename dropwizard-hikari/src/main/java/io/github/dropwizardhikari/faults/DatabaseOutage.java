@@ -30,7 +30,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DatabaseOutage implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(DatabaseOutage.class);
 
-    /** A borrow from the pool. */
     @FunctionalInterface
     public interface Borrow {
         Connection get() throws SQLException;
@@ -107,11 +106,7 @@ public final class DatabaseOutage implements AutoCloseable {
     }
 
     void retrying(boolean inLoop) {
-        if (inLoop) {
-            retrying.incrementAndGet();
-        } else {
-            retrying.decrementAndGet();
-        }
+        retrying.addAndGet(inLoop ? 1 : -1);
     }
 
     /** @return why the pool cannot connect, while its last attempt failed */

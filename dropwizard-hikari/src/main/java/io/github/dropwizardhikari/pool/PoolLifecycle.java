@@ -48,8 +48,7 @@ final class PoolLifecycle {
         healthChecks.configure(config);
         DefaultCatalog.adopt(config);
         HikariDataSource started = open();
-        healthChecks.register(config, metrics, closed,
-            timeout -> check -> extras.connectivityCheck(check, started, timeout));
+        healthChecks.register(config, metrics, closed, extras, started);
         try {
             extras.started(started, config, borrow);
         } catch (IllegalStateException e) {
