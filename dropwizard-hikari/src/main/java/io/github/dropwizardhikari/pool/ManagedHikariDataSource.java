@@ -21,8 +21,8 @@ import static java.util.Objects.requireNonNull;
  * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
  * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
  * health checks so a pool of the same name can be built again, and may be called any number of times, started
- * or not. A stopped pool does not restart. Both are in {@link PoolLifecycle}; what the bundle adds to HikariCP is in
- * {@link PoolExtras}.</p>
+ * or not. A stopped pool does not restart. Start and stop are in {@link PoolLifecycle}; what the bundle adds to
+ * HikariCP is in {@link PoolExtras}.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     // SQLState "connection does not exist", as drivers report for a closed connection
