@@ -147,8 +147,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             return iface.cast(this);
         }
         HikariDataSource running = pool();
-        Object gate = extras.unwrap(iface).orElse(null);
-        return gate != null ? iface.cast(gate) : running.unwrap(iface);
+        Object gate = extras.gate();
+        return iface.isInstance(gate) ? iface.cast(gate) : running.unwrap(iface);
     }
 
     @Override
@@ -157,7 +157,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             return true;
         }
         HikariDataSource running = pool();
-        return extras.unwrap(iface).isPresent() || running.isWrapperFor(iface);
+        return iface.isInstance(extras.gate()) || running.isWrapperFor(iface);
     }
 
     @Override

@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -145,10 +144,10 @@ final class PoolExtras {
         return new KnownOutageCheck(check, outages.outage(), poolName, timeoutMillis + CHECK_SLACK_MILLIS);
     }
 
-    /** @return the gate, when fair borrowing is on and {@code iface} is one of its types */
-    Optional<Object> unwrap(Class<?> iface) {
-        FairBorrowGate runningGate = gate;
-        return iface.isInstance(runningGate) ? Optional.of(runningGate) : Optional.empty();
+    /** @return the fair borrow gate, once the pool has started with fair borrowing on */
+    @Nullable
+    FairBorrowGate gate() {
+        return gate;
     }
 
     /**
