@@ -54,16 +54,12 @@ public final class ConnectionErrors {
     /** @return the standard SQLStates alone for a driver not listed here */
     public static ConnectionErrors of(@Nullable String jdbcUrl, @Nullable String driverClassName,
                                       @Nullable String dataSourceClassName) {
-        switch (DatabaseKind.of(jdbcUrl, driverClassName, dataSourceClassName)) {
-            case POSTGRESQL:
-                return POSTGRESQL;
-            case MARIADB:
-                return MARIADB;
-            case H2:
-                return H2;
-            default:
-                return STANDARD;
-        }
+        return switch (DatabaseKind.of(jdbcUrl, driverClassName, dataSourceClassName)) {
+            case POSTGRESQL -> POSTGRESQL;
+            case MARIADB -> MARIADB;
+            case H2 -> H2;
+            case OTHER -> STANDARD;
+        };
     }
 
     public boolean isConnectionLoss(SQLException e) {

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,7 +30,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DatabaseOutage implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(DatabaseOutage.class);
 
-    /** A borrow from the pool. */
     @FunctionalInterface
     public interface Borrow {
         Connection get() throws SQLException;
@@ -106,11 +106,7 @@ public final class DatabaseOutage implements AutoCloseable {
     }
 
     void retrying(boolean inLoop) {
-        if (inLoop) {
-            retrying.incrementAndGet();
-        } else {
-            retrying.decrementAndGet();
-        }
+        retrying.addAndGet(inLoop ? 1 : -1);
     }
 
     /** @return why the pool cannot connect, while its last attempt failed */
@@ -200,7 +196,7 @@ public final class DatabaseOutage implements AutoCloseable {
                     waking.set(false);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closed: the pool is stopping
             waking.set(false);
         }

@@ -45,8 +45,8 @@ public final class DatabaseProbe implements AutoCloseable {
             attempt.cancel(true);
             throw new SQLException("interrupted while probing the database", "08001", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof SQLException) {
-                throw (SQLException) e.getCause();
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
             }
             throw new SQLException(String.valueOf(e.getCause()), "08001", e.getCause());
         } catch (TimeoutException e) {

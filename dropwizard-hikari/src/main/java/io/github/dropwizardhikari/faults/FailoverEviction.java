@@ -71,7 +71,6 @@ public final class FailoverEviction implements ConnectionErrorListener {
         return evictions.get();
     }
 
-    /** A second connection lost within the window evicts the pool. */
     @Override
     public void connectionLost(SQLException e) {
         if (!enabled || pool == null) {
@@ -103,7 +102,7 @@ public final class FailoverEviction implements ConnectionErrorListener {
 
     private void evictAll(String what, SQLException e) {
         HikariPoolMXBean running = pool;
-        if (!enabled || running == null) {
+        if (running == null) {
             return;
         }
         long now = nanoTime.getAsLong();

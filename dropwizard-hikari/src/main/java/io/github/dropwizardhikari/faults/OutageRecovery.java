@@ -4,8 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.Optional;
 
 /**
@@ -68,11 +66,6 @@ public final class OutageRecovery implements AutoCloseable {
         if (connector != null) {
             probe = new DatabaseProbe(pool, connector);
         }
-    }
-
-    /** Borrows through {@code borrow}, or fails at once while waiting cannot help. */
-    public Connection borrow(DatabaseOutage.Borrow borrow) throws SQLException {
-        return outage.borrow(borrow);
     }
 
     public DatabaseOutage outage() {

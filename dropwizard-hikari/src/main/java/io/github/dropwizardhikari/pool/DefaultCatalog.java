@@ -5,6 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The catalog a new connection starts in, read from the configuration (no connection outside the pool), so the pool
@@ -15,57 +18,45 @@ import java.nio.charset.StandardCharsets;
  * by the URL or the data source's {@code databaseName}; PostgreSQL's driver ignores {@code setCatalog}.</p>
  */
 final class DefaultCatalog {
+    // jdbc:mariadb://hosts/database?... or jdbc:mysql://...
+    private static final Pattern DATABASE_IN_URL = Pattern.compile("(?s)^.*?//[^/]*/([^?;&]*)");
+
     private DefaultCatalog() {
     }
 
     /** Sets the config's catalog to the database a MariaDB or MySQL connection starts in, when none is set. */
     static void adopt(HikariConfig config) {
-        if (config.getCatalog() != null) {
-            return;
-        }
-        String database = of(config);
+        String database = config.getCatalog() == null ? of(config) : null;
         if (database != null) {
             config.setCatalog(database);
         }
     }
 
     @Nullable
-    static String of(HikariConfig config) {
-        String url = config.getJdbcUrl();
-        if (url != null) {
-            return fromUrl(url);
+    private static String of(HikariConfig config) {
+        if (config.getJdbcUrl() != null) {
+            return fromUrl(config.getJdbcUrl());
         }
         String className = config.getDataSourceClassName();
-        if (className != null && DatabaseKind.of(null, null, className) == DatabaseKind.MARIADB) {
-            String database = config.getDataSourceProperties().getProperty("databaseName");
-            if (database != null && !database.isBlank()) {
-                return database;
-            }
-            String dataSourceUrl = config.getDataSourceProperties().getProperty("url");
-            return dataSourceUrl == null ? null : fromUrl(dataSourceUrl);
+        if (className == null || DatabaseKind.of(null, null, className) != DatabaseKind.MARIADB) {
+            return null;
         }
-        return null;
+        Properties properties = config.getDataSourceProperties();
+        String database = properties.getProperty("databaseName");
+        if (database != null && !database.isBlank()) {
+            return database;
+        }
+        String url = properties.getProperty("url");
+        return url == null ? null : fromUrl(url);
     }
 
-    /** The database in a {@code jdbc:mariadb://hosts/database?...} or {@code jdbc:mysql://...} URL. */
     @Nullable
-    static String fromUrl(String url) {
-        if (DatabaseKind.of(url, null, null) != DatabaseKind.MARIADB) {
+    private static String fromUrl(String url) {
+        Matcher database = DATABASE_IN_URL.matcher(url);
+        if (DatabaseKind.of(url, null, null) != DatabaseKind.MARIADB || !database.find()) {
             return null;
         }
-        int hosts = url.indexOf("//");
-        if (hosts < 0) {
-            return null;
-        }
-        int slash = url.indexOf('/', hosts + 2);
-        if (slash < 0) {
-            return null;
-        }
-        int end = slash + 1;
-        while (end < url.length() && url.charAt(end) != '?' && url.charAt(end) != ';' && url.charAt(end) != '&') {
-            end++;
-        }
-        String database = URLDecoder.decode(url.substring(slash + 1, end), StandardCharsets.UTF_8);
-        return database.isEmpty() ? null : database;
+        String decoded = URLDecoder.decode(database.group(1), StandardCharsets.UTF_8);
+        return decoded.isEmpty() ? null : decoded;
     }
 }

@@ -21,8 +21,8 @@ import static java.util.Objects.requireNonNull;
  * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
  * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
  * health checks so a pool of the same name can be built again, and may be called any number of times, started
- * or not. A stopped pool does not restart. The two sequences are {@link PoolStartup} and {@link PoolShutdown}; what
- * the bundle adds to HikariCP is in {@link PoolExtras}.</p>
+ * or not. A stopped pool does not restart. Start and stop are in {@link PoolLifecycle}; what the bundle adds to
+ * HikariCP is in {@link PoolExtras}.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     // SQLState "connection does not exist", as drivers report for a closed connection
@@ -31,8 +31,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final HikariConfig config;
     private final boolean fairBorrowing;
     private final PoolExtras extras;
-    private final PoolShutdown shutdown;
-    private final PoolStartup startup;
+    private final PoolLifecycle lifecycle;
     private final Object lock = new Object();
 
     @Nullable
@@ -50,15 +49,14 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         this.config = requireNonNull(config, "config");
         // HikariCP takes either a registry or a tracker factory; the bundle's factory records into the registry
         Object registry = config.getMetricRegistry();
-        MetricRegistry metrics = registry instanceof MetricRegistry ? (MetricRegistry) registry : null;
+        MetricRegistry metrics = registry instanceof MetricRegistry registered ? registered : null;
         if (registry != null) {
             config.setMetricRegistry(null);
         }
-        PoolHealthChecks checks = new PoolHealthChecks(config.getPoolName(), healthChecks);
         this.fairBorrowing = options.fairBorrowing();
         this.extras = new PoolExtras(config.getPoolName(), metrics, options, config.getExceptionOverride());
-        this.shutdown = new PoolShutdown(config, checks, extras);
-        this.startup = new PoolStartup(config, metrics, checks, extras, shutdown);
+        this.lifecycle = new PoolLifecycle(config, metrics, new PoolHealthChecks(config.getPoolName(), healthChecks),
+            extras);
     }
 
     public String getPoolName() {
@@ -100,7 +98,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             running = pool;
             pool = null;
         }
-        shutdown.stop(running);
+        lifecycle.stop(running);
     }
 
     @Override
@@ -149,8 +147,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             return iface.cast(this);
         }
         HikariDataSource running = pool();
-        Object gate = extras.unwrap(iface).orElse(null);
-        return gate != null ? iface.cast(gate) : running.unwrap(iface);
+        Object gate = extras.gate();
+        return iface.isInstance(gate) ? iface.cast(gate) : running.unwrap(iface);
     }
 
     @Override
@@ -159,7 +157,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             return true;
         }
         HikariDataSource running = pool();
-        return extras.unwrap(iface).isPresent() || running.isWrapperFor(iface);
+        return iface.isInstance(extras.gate()) || running.isWrapperFor(iface);
     }
 
     @Override
@@ -178,7 +176,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
-                pool = startup.start(this::isClosed, this::getConnection);
+                pool = lifecycle.start(this::isClosed, this::getConnection);
             }
             return pool;
         }

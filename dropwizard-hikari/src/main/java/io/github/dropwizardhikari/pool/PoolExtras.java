@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -27,8 +26,7 @@ import java.util.function.IntConsumer;
 /**
  * What the bundle adds to HikariCP's pool, each behind its own setting ({@link PoolOptions}): fair borrowing, the
  * fault handling (eviction of dead connections, failover eviction, outage recovery and the checks that know of an
- * outage), the Tomcat-named gauges and the sizing log. {@link PoolStartup} calls it as HikariCP opens and once it
- * has, {@link ManagedHikariDataSource} at each borrow, {@link PoolShutdown} at stop.
+ * outage), the Tomcat-named gauges and the sizing log.
  */
 final class PoolExtras {
     private static final long CHECK_SLACK_MILLIS = 500;
@@ -122,7 +120,8 @@ final class PoolExtras {
 
     Connection borrow(HikariDataSource running) throws SQLException {
         OutageRecovery outages = recovery;
-        return outages == null ? borrowThroughGate(running) : outages.borrow(() -> borrowThroughGate(running));
+        return outages == null ? borrowThroughGate(running)
+            : outages.outage().borrow(() -> borrowThroughGate(running));
     }
 
     private Connection borrowThroughGate(HikariDataSource running) throws SQLException {
@@ -145,10 +144,10 @@ final class PoolExtras {
         return new KnownOutageCheck(check, outages.outage(), poolName, timeoutMillis + CHECK_SLACK_MILLIS);
     }
 
-    /** @return the gate, when fair borrowing is on and {@code iface} is one of its types */
-    Optional<Object> unwrap(Class<?> iface) {
-        FairBorrowGate runningGate = gate;
-        return iface.isInstance(runningGate) ? Optional.of(runningGate) : Optional.empty();
+    /** @return the fair borrow gate, once the pool has started with fair borrowing on */
+    @Nullable
+    FairBorrowGate gate() {
+        return gate;
     }
 
     /**

@@ -5,6 +5,7 @@ import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
 import io.github.dropwizardhikari.metrics.WaitPercentileCheck;
 import org.jspecify.annotations.Nullable;
@@ -12,13 +13,11 @@ import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongFunction;
-import java.util.function.UnaryOperator;
 
 /**
  * HikariCP's health checks of one pool in the application's registry: HikariCP registers them in a registry of
- * the pool's own, and each is registered again here wrapped ({@link PoolHealthCheck}), so that it answers at once
- * for a closed pool and can be removed on stop.
+ * the pool's own, and each is registered again here, so that it can be removed on stop and answers at once for a
+ * closed pool (HikariCP 7.1's connectivity check would wait its whole timeout on a pool that cannot recover).
  */
 final class PoolHealthChecks {
     private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
@@ -46,13 +45,9 @@ final class PoolHealthChecks {
             Long.toString(Math.min(config.getValidationTimeout(), config.getConnectionTimeout())));
     }
 
-    /**
-     * Registers HikariCP's checks in the application's registry, once the pool has started.
-     *
-     * @param connectivity wraps HikariCP's connectivity check, given its time-out in milliseconds
-     */
+    /** Registers HikariCP's checks in the application's registry, once the pool has started. */
     synchronized void register(HikariConfig config, @Nullable MetricRegistry metrics, BooleanSupplier closed,
-                               LongFunction<UnaryOperator<HealthCheck>> connectivity) {
+                               PoolExtras extras, HikariDataSource started) {
         if (application == null) {
             return;
         }
@@ -68,11 +63,20 @@ final class PoolHealthChecks {
         for (String name : hikariChecks.getNames()) {
             HealthCheck check = hikariChecks.getHealthCheck(name);
             if (name.equals(poolName + CONNECTIVITY_CHECK)) {
-                check = connectivity.apply(timeout).apply(check);
+                check = extras.connectivityCheck(check, started, timeout);
             }
-            application.register(name, new PoolHealthCheck(check, closed, poolName));
+            application.register(name, unhealthyOnceClosed(check, closed));
             registered.add(name);
         }
+    }
+
+    private HealthCheck unhealthyOnceClosed(HealthCheck hikariCheck, BooleanSupplier closed) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                return closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : hikariCheck.execute();
+            }
+        };
     }
 
     synchronized void unregister() {
