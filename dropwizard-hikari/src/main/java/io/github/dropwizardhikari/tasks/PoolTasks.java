@@ -20,8 +20,8 @@ public final class PoolTasks {
 
     /** Call it once per environment. */
     public static void register(Environment environment, KnownPools pools) {
-        List<PoolTask> tasks = List.of(new EvictTask(pools), new SuspendTask(pools), new ResumeTask(pools),
-            new ResizeTask(pools), new StatusTask(pools));
+        List<PoolTask> tasks = List.of(new EvictTask(pools), new SuspensionTask(pools, true),
+            new SuspensionTask(pools, false), new ResizeTask(pools), new StatusTask(pools));
         tasks.forEach(environment.admin()::addTask);
         FilterRegistration.Dynamic refusals = environment.admin().addFilter(FILTER_NAME, new PoolTaskRefusals(tasks));
         refusals.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
