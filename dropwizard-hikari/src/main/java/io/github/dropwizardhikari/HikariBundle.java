@@ -37,8 +37,6 @@ import static java.util.Objects.requireNonNull;
  * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
  * They act on every HikariCP pool the application builds, from this bundle's factory or any other.</p>
  *
- * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
- *
  * @param <T> the application's configuration class
  */
 public abstract class HikariBundle<T extends Configuration> implements ConfiguredBundle<T>, DatabaseConfiguration<T> {
