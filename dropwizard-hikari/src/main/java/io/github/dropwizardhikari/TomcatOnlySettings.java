@@ -115,9 +115,7 @@ public abstract class TomcatOnlySettings {
     @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
     private boolean ignoreExceptionOnPreLoad = false;
 
-    /**
-     * @return the minimum number of idle connections; {@code initialSize}'s default
-     */
+    /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();
 
     @Deprecated
@@ -180,9 +178,7 @@ public abstract class TomcatOnlySettings {
         this.useFairQueue = given("useFairQueue", fair);
     }
 
-    /**
-     * @return {@code initialSize} as set, or else {@code minSize}: HikariCP fills the pool to {@code minSize}
-     */
+    /** @return {@code initialSize} as set, or else {@code minSize} */
     @Deprecated
     @JsonIgnore
     public int getInitialSize() {
