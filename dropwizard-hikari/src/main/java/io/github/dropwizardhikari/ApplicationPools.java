@@ -10,34 +10,21 @@ import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The bridge between {@code PooledDataSourceFactory.build(MetricRegistry, String)} and the rest of one
- * application: the only state the bundle shares between its parts, and the one place that explains it.
+ * The state one application's bundles and pools share, kept in its metric registry under {@link #NAME}: the one
+ * thing {@code PooledDataSourceFactory.build(MetricRegistry, String)} receives from every client ({@code JdbiFactory},
+ * a {@code HibernateBundle} that runs before {@link HikariBundle}, the application). Through it a pool finds the
+ * health check registry {@link HikariBundle#initialize} paired with that metric registry, and the admin tasks find
+ * the pools. A pool built with a registry no bundle initialized has metrics and no health checks.
  *
- * <p>{@code build} receives the application's metric registry and nothing else, from whichever client calls it:
- * {@code JdbiFactory}, a {@code HibernateBundle} added before or after {@link HikariBundle} (its {@code run()}
- * builds and starts its pool before ours runs), {@code MigrationsBundle}, the application. So
- * {@link HikariBundle#initialize} puts one {@code ApplicationPools} into the bootstrap's metric registry, under
- * {@link #NAME}, paired with the bootstrap's health check registry (Dropwizard builds the environment from these
- * two). {@code build} looks it up there: the pool registers HikariCP's health checks where the admin servlet reads
- * them, whatever the order of the bundles, and is remembered until it stops, for the admin tasks. A second
- * {@code HikariBundle} finds the same one, and the tasks are registered once. A pool built with a registry that
- * no bundle initialized finds none: it records its metrics and has no health checks.</p>
- *
- * <p>It is a gauge because a metric registry holds metrics only, and Dropwizard starts a JMX reporter right after
- * {@code initialize} whose listener rejects any metric that is not a gauge, counter, histogram, meter or timer
- * (Metrics 4.2 throws "Unknown metric type", and the application does not start). So it shows on the admin
- * port's {@code /metrics} and in JMX, and says something true there: the number of pools built in the application
- * and not stopped.</p>
- *
- * <p>Nothing here keeps an application alive once the application lets go of it: this object is reachable only
- * from the application's own metric registry, and even that registry may outlive the application (one taken from
- * {@code SharedMetricRegistries}), so the health check registry, the pools and the environment are held weakly.
- * A pool built and dropped without being stopped is forgotten too.</p>
+ * <p>It is a gauge (the pools built and not stopped) because Dropwizard's JMX reporter rejects any other kind of
+ * metric, and the application would not start (Metrics 4.2: "Unknown metric type"). It holds everything weakly:
+ * the registry may outlive the application ({@code SharedMetricRegistries}).</p>
  */
 final class ApplicationPools implements Gauge<Integer> {
     static final String NAME = MetricRegistry.name(HikariBundle.class, "pools");
@@ -94,15 +81,8 @@ final class ApplicationPools implements Gauge<Integer> {
      */
     synchronized List<ManagedHikariDataSource> pools() {
         forgetStoppedPools();
-        List<ManagedHikariDataSource> open = new ArrayList<>();
-        for (WeakReference<ManagedHikariDataSource> reference : pools) {
-            // read once: the collector may clear a reference at any moment, even after forgetStoppedPools
-            ManagedHikariDataSource pool = reference.get();
-            if (pool != null) {
-                open.add(pool);
-            }
-        }
-        return List.copyOf(open);
+        // the collector may clear a reference at any moment, even after forgetStoppedPools
+        return pools.stream().map(WeakReference::get).filter(Objects::nonNull).toList();
     }
 
     /**

@@ -24,13 +24,10 @@ import static java.util.Objects.requireNonNull;
  * });
  * }</pre>
  *
- * <p>In {@link #initialize} the bundle pairs the bootstrap's metric registry with its health check registry
- * (Dropwizard builds the environment from these two), so every pool built with the application's metric registry,
- * by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this one, or the application, registers
- * HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent}
- * when configured) beside its metrics. The factory holds settings only; how the pairing reaches
- * {@code build(MetricRegistry, String)} without any static state, and why it shows as the gauge
- * {@code io.github.dropwizardhikari.HikariBundle.pools}, is explained in one place: {@code ApplicationPools}.</p>
+ * <p>Every pool built with the application's metric registry, by {@code JdbiFactory}, a {@code HibernateBundle}
+ * added before or after this one, or the application, registers HikariCP's health checks
+ * ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent} when configured) beside its
+ * metrics; see {@code ApplicationPools}, shown as the gauge {@code io.github.dropwizardhikari.HikariBundle.pools}.</p>
  *
  * <p>The bundle changes the pool and nothing else: it never touches Jetty, so no request that does not borrow a
  * connection is delayed or refused because of it. Pool-aware admission of HTTP requests is a bundle of its own,
@@ -39,8 +36,6 @@ import static java.util.Objects.requireNonNull;
  * <p>The bundle also adds the pool tasks to the admin port ({@code pool-status}, {@code pool-evict},
  * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
  * They act on every HikariCP pool the application builds, from this bundle's factory or any other.</p>
- *
- * <p>Applications that use plain JDBC get a managed pool from {@link #getDataSource()}.</p>
  *
  * @param <T> the application's configuration class
  */

@@ -20,8 +20,6 @@ import io.github.dropwizardhikari.config.HikariFloors;
 import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.config.LoadableClass;
 import io.github.dropwizardhikari.config.LoggedOnce;
-import io.github.dropwizardhikari.config.MaskedProperties;
-import io.github.dropwizardhikari.config.MaskedUrl;
 import io.github.dropwizardhikari.config.Origin;
 import io.github.dropwizardhikari.config.OriginRecordingDeserializer;
 import io.github.dropwizardhikari.config.Redaction;
@@ -198,7 +196,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- where connections come from
 
     @JsonAlias("jdbcUrl")
-    @JsonSerialize(using = MaskedUrl.class)
+    @JsonSerialize(using = Redaction.MaskedUrl.class)
     @Nullable
     private String url;
 
@@ -220,7 +218,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private String password;
 
     @JsonAlias("dataSourceProperties")
-    @JsonSerialize(using = MaskedProperties.class)
+    @JsonSerialize(using = Redaction.MaskedProperties.class)
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
@@ -834,8 +832,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- building the pool
 
     /**
-     * Maps this configuration onto a new {@link HikariConfig} ({@link PoolBuilder}), after running the rules again:
-     * warnings not logged yet are logged, errors are thrown.
+     * Maps this configuration onto a new {@link HikariConfig}, after running the rules again: warnings not logged
+     * yet are logged, errors are thrown.
      *
      * @param metricRegistry where HikariCP's metrics go
      * @param name           the pool's name and the prefix of its metrics and health checks
@@ -872,19 +870,15 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     private @Nullable Object shown(Field field) {
-        switch (field.getName()) {
-            case "password":
-                return password == null ? "none" : Redaction.MASK;
-            case "url":
-                return Redaction.url(url);
-            case "properties":
-                return properties == null ? null : Redaction.properties(properties);
-            default:
-                try {
-                    return field.get(this);
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException("cannot read " + field.getName(), e);
-                }
+        try {
+            return switch (field.getName()) {
+                case "password" -> password == null ? "none" : Redaction.MASK;
+                case "url" -> Redaction.url(url);
+                case "properties" -> properties == null ? null : Redaction.properties(properties);
+                default -> field.get(this);
+            };
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read " + field.getName(), e);
         }
     }
 }

@@ -30,10 +30,9 @@ final class PoolBuilder {
     }
 
     /**
-     * @return a pool that opens no connection before its first {@code getConnection()} or {@code start()}; for
-     * settings that cannot make a pool (a factory built in Java and never validated), a data source that raises the
-     * error when used. When {@link HikariBundle} has paired {@code metricRegistry} with the application's health
-     * check registry, the pool registers HikariCP's health checks there when it starts, whichever client builds it.
+     * @return a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
+     * HikariCP's health checks in the registry {@link ApplicationPools} pairs with {@code metricRegistry}; for
+     * settings that cannot make a pool, a data source that raises the error when used
      */
     static ManagedDataSource build(HikariDataSourceFactory factory, MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
@@ -107,9 +106,7 @@ final class PoolBuilder {
         return config;
     }
 
-    /**
-     * Logs the warnings not logged yet and throws the errors.
-     */
+    /** Logs the warnings not logged yet and throws the errors. */
     private static RuleCheck applyRules(HikariDataSourceFactory factory) {
         RuleCheck check = SettingsCheck.run(factory);
         SettingsValidator.warnOnce(factory, check);

@@ -20,10 +20,10 @@ import java.util.Set;
  * reads the factory and writes nothing: the values to use stay in the {@link RuleCheck}.
  */
 final class SettingsRules {
-    static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
+    private static final Set<String> HEALTH_CHECK_PROPERTY_KEYS = Set.of("connectivityCheckTimeoutMs",
         "expected99thPercentileMs");
     static final Duration HIKARI_DEFAULT_IDLE_TIME = Duration.minutes(10);
-    static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
+    private static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.seconds(5);
 
     private final HikariDataSourceFactory factory;
     private final RuleCheck check;
@@ -38,7 +38,9 @@ final class SettingsRules {
     }
 
     private void run() {
-        warnAboutTomcatOnlySettings();
+        for (String key : factory.getTomcatOnlySettings()) {
+            check.warn("tomcat:" + key, TomcatOnlySettings.tomcatOnlyWarning(check.origin().pathOf(key), key));
+        }
         warnAboutPooler();
         boolean url = isSet(factory.getUrl());
         boolean dataSource = factory.getDataSourceClassName().filter(SettingsRules::isSet).isPresent();
@@ -126,9 +128,7 @@ final class SettingsRules {
         }
     }
 
-    /**
-     * HikariCP's rules between the lifetime and the other timers, on the lifetime raised to its floor.
-     */
+    /** HikariCP's rules between the lifetime and the other timers, on the lifetime raised to its floor. */
     private void checkLifetimes() {
         Duration maxConnectionAge = maxConnectionAge();
         long maxAge = maxConnectionAge == null ? 0 : maxConnectionAge.toMilliseconds();
@@ -224,15 +224,7 @@ final class SettingsRules {
         }
     }
 
-    private void warnAboutTomcatOnlySettings() {
-        for (String key : factory.getTomcatOnlySettings()) {
-            check.warn("tomcat:" + key, TomcatOnlySettings.tomcatOnlyWarning(check.origin().pathOf(key), key));
-        }
-    }
-
-    /**
-     * @return the validation timeout the pool uses: as given, or else 5 seconds; at most {@code maxWait}
-     */
+    /** @return the validation timeout the pool uses: as given, or else 5 seconds; at most {@code maxWait} */
     static Duration validationTimeout(@Nullable Duration given, Duration maxWait) {
         Duration asked = given == null ? DEFAULT_VALIDATION_TIMEOUT : given;
         return longerThan(asked, maxWait) ? maxWait : asked;

@@ -115,9 +115,7 @@ public abstract class TomcatOnlySettings {
     @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
     private boolean ignoreExceptionOnPreLoad = false;
 
-    /**
-     * @return the minimum number of idle connections; {@code initialSize}'s default
-     */
+    /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();
 
     @Deprecated
@@ -180,9 +178,7 @@ public abstract class TomcatOnlySettings {
         this.useFairQueue = given("useFairQueue", fair);
     }
 
-    /**
-     * @return {@code initialSize} as set, or else {@code minSize}: HikariCP fills the pool to {@code minSize}
-     */
+    /** @return {@code initialSize} as set, or else {@code minSize} */
     @Deprecated
     @JsonIgnore
     public int getInitialSize() {
@@ -351,13 +347,15 @@ public abstract class TomcatOnlySettings {
         this.ignoreExceptionOnPreLoad = given("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
     }
 
-    /**
-     * @return the Tomcat-only settings this block gives that HikariCP cannot honour, each warned about once
-     */
+    /** @return the Tomcat-only settings this block gives that HikariCP cannot honour, each warned about once */
     @JsonIgnore
     public Set<String> getTomcatOnlySettings() {
         Set<String> tomcatOnly = new LinkedHashSet<>();
-        for (String key : givenSettings()) {
+        Set<String> givenSettings;
+        synchronized (given) {
+            givenSettings = Set.copyOf(given);
+        }
+        for (String key : givenSettings) {
             boolean honoured = key.equals("initialSize") && initialSize != null && initialSize == 0
                 || key.equals("ignoreExceptionOnPreLoad") && ignoreExceptionOnPreLoad;
             if (ADVICE.containsKey(key) && !honoured) {
@@ -367,32 +365,20 @@ public abstract class TomcatOnlySettings {
         return Collections.unmodifiableSet(tomcatOnly);
     }
 
-    /**
-     * @return the warning for the Tomcat-only setting {@code key}, starting with its full path
-     */
+    /** @return the warning for the Tomcat-only setting {@code key}, starting with its full path */
     static String tomcatOnlyWarning(String path, String key) {
         String advice = requireNonNull(ADVICE.get(key), () -> key + " is not a Tomcat-only setting");
         return path + ": ignoring this Tomcat pool setting: HikariCP has no such setting; " + advice + ".";
     }
 
-    /** @return {@code initialSize} as given, or {@code null} */
     @Nullable
     Integer initialSizeGiven() {
         return initialSize;
     }
 
-    /** @return whether {@code ignoreExceptionOnPreLoad} is {@code true} */
+    // the deprecated getter's twin, for callers that are not deprecated
     boolean ignoresExceptionOnPreLoad() {
         return ignoreExceptionOnPreLoad;
-    }
-
-    /**
-     * @return the settings given, by their own (Dropwizard's) names
-     */
-    Set<String> givenSettings() {
-        synchronized (given) {
-            return Set.copyOf(given);
-        }
     }
 
     boolean isGiven(String key) {
@@ -404,11 +390,7 @@ public abstract class TomcatOnlySettings {
         this.initialSize = initialSize;
     }
 
-    /**
-     * Records that {@code key} was given.
-     *
-     * @return {@code value}
-     */
+    /** @return {@code value}, recording that {@code key} was given */
     <V> V given(String key, V value) {
         given.add(key);
         return value;

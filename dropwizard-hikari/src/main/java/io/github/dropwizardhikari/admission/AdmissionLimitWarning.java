@@ -45,14 +45,10 @@ final class AdmissionLimitWarning {
 
     private String resizeNote(int limit) {
         Gauge<?> maxConnections = metrics.getGauges().get(MetricRegistry.name(poolName, "pool", "MaxConnections"));
-        if (maxConnections == null || !(maxConnections.getValue() instanceof Number)) {
+        if (maxConnections == null || !(maxConnections.getValue() instanceof Number size) || size.intValue() == limit) {
             return "";
         }
-        int poolSize = ((Number) maxConnections.getValue()).intValue();
-        if (poolSize == limit) {
-            return "";
-        }
-        return "; pool " + poolName + " now has " + poolSize + " connections, but Jetty's QoSHandler cannot change "
-            + "its limit while the server runs: restart the application to apply it";
+        return "; pool " + poolName + " now has " + size.intValue() + " connections, but Jetty's QoSHandler cannot "
+            + "change its limit while the server runs: restart the application to apply it";
     }
 }

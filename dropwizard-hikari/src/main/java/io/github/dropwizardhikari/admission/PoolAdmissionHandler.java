@@ -61,15 +61,14 @@ public class PoolAdmissionHandler extends QoSHandler {
 
     @Override
     protected void reject(Request request, Response response, Callback callback, int status) {
-        String why = getMaxSuspendedRequestCount() + " more are waiting already (hikari.admission.maxWaitingRequests)";
-        writeUnavailable(response, callback, why);
+        writeUnavailable(response, callback,
+            getMaxSuspendedRequestCount() + " more are waiting already (hikari.admission.maxWaitingRequests)");
     }
 
     @Override
     protected void expireSuspended(Request request, Response response, Callback callback) {
-        String why = "this request waited " + getMaxSuspend().toMillis()
-            + " ms for its turn (hikari.admission.maxWait)";
-        writeUnavailable(response, callback, why);
+        writeUnavailable(response, callback,
+            "this request waited " + getMaxSuspend().toMillis() + " ms for its turn (hikari.admission.maxWait)");
     }
 
     private void writeUnavailable(Response response, Callback callback, String why) {

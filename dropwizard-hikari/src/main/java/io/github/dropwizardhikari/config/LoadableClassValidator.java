@@ -5,7 +5,6 @@ import jakarta.validation.ConstraintValidatorContext;
 import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Modifier;
-import java.util.Optional;
 
 /** Loads a {@link LoadableClass} as HikariCP will (context class loader, else HikariCP's), without initializing it. */
 public final class LoadableClassValidator implements ConstraintValidator<LoadableClass, String> {
@@ -18,37 +17,29 @@ public final class LoadableClassValidator implements ConstraintValidator<Loadabl
 
     @Override
     public boolean isValid(@Nullable String className, ConstraintValidatorContext context) {
-        if (className == null || className.isBlank()) {
-            return true;
-        }
-        Optional<String> problem = problem(className.trim());
-        if (problem.isEmpty()) {
-            return true;
-        }
-        context.disableDefaultConstraintViolation();
-        context.buildConstraintViolationWithTemplate(MessageTemplates.literal(problem.get())).addConstraintViolation();
-        return false;
+        return className == null || className.isBlank() || MessageTemplates.valid(context, problem(className.trim()));
     }
 
-    private Optional<String> problem(String className) {
+    @Nullable
+    private String problem(String className) {
         Class<?> loaded = load(className);
         if (loaded == null) {
-            return Optional.of("cannot be loaded: class " + className + " is not on the class path");
+            return "cannot be loaded: class " + className + " is not on the class path";
         }
         if (!type.isAssignableFrom(loaded)) {
-            return Optional.of("cannot be used: " + className + " is not a " + type.getName());
+            return "cannot be used: " + className + " is not a " + type.getName();
         }
         if (Modifier.isAbstract(loaded.getModifiers())) {
-            return Optional.of("cannot be used: " + className + " is abstract");
+            return "cannot be used: " + className + " is abstract";
         }
         try {
             if (!Modifier.isPublic(loaded.getDeclaredConstructor().getModifiers())) {
-                return Optional.of("cannot be used: the constructor of " + className + " is not public");
+                return "cannot be used: the constructor of " + className + " is not public";
             }
         } catch (NoSuchMethodException e) {
-            return Optional.of("cannot be used: " + className + " has no constructor without arguments");
+            return "cannot be used: " + className + " has no constructor without arguments";
         }
-        return Optional.empty();
+        return null;
     }
 
     @Nullable

@@ -1,5 +1,8 @@
 package io.github.dropwizardhikari.config;
 
+import jakarta.validation.ConstraintValidatorContext;
+import org.jspecify.annotations.Nullable;
+
 /** Text for Bean Validation's message templates. */
 public final class MessageTemplates {
     private MessageTemplates() {
@@ -11,5 +14,15 @@ public final class MessageTemplates {
      */
     public static String literal(String text) {
         return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
+    }
+
+    /** @return whether there is no {@code problem}; else it replaces the constraint's default message */
+    public static boolean valid(ConstraintValidatorContext context, @Nullable String problem) {
+        if (problem == null) {
+            return true;
+        }
+        context.disableDefaultConstraintViolation();
+        context.buildConstraintViolationWithTemplate(literal(problem)).addConstraintViolation();
+        return false;
     }
 }

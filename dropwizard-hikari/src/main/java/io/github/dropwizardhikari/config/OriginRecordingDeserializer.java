@@ -16,8 +16,6 @@ import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -51,14 +49,13 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
         // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
         // deserializer factory, so this does not recurse
         JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type, description);
-        if (bean instanceof ResolvableDeserializer) {
-            ((ResolvableDeserializer) bean).resolve(ctxt);
+        if (bean instanceof ResolvableDeserializer resolvable) {
+            resolvable.resolve(ctxt);
         }
-        if (bean instanceof ContextualDeserializer) {
+        if (bean instanceof ContextualDeserializer contextual) {
             @SuppressWarnings("unchecked")
-            JsonDeserializer<Object> contextual =
-                (JsonDeserializer<Object>) ((ContextualDeserializer) bean).createContextual(ctxt, property);
-            bean = contextual;
+            JsonDeserializer<Object> inContext = (JsonDeserializer<Object>) contextual.createContextual(ctxt, property);
+            bean = inContext;
         }
         return new OriginRecordingDeserializer(bean);
     }
@@ -78,12 +75,10 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
             blockParser.nextToken();
             parsed = bean.deserialize(blockParser, ctxt);
         }
-        if (parsed != null) {
+        if (parsed instanceof CrossFieldRules rules) {
             Set<String> keys = new LinkedHashSet<>();
             block.fieldNames().forEachRemaining(keys::add);
-            if (parsed instanceof CrossFieldRules) {
-                ((CrossFieldRules) parsed).parsedFrom(new Origin(path, keys));
-            }
+            rules.parsedFrom(new Origin(path, keys));
         }
         return parsed;
     }
@@ -111,21 +106,14 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
             || (context.inObject() && context.getCurrentName() == null))) {
             context = context.getParent();
         }
-        Deque<String> segments = new ArrayDeque<>();
+        StringBuilder path = new StringBuilder();
         for (; context != null && !context.inRoot(); context = context.getParent()) {
             if (context.inArray()) {
-                segments.addFirst("[" + context.getCurrentIndex() + "]");
+                path.insert(0, "[" + context.getCurrentIndex() + "]");
             } else if (context.getCurrentName() != null) {
-                segments.addFirst(context.getCurrentName());
+                path.insert(0, "." + context.getCurrentName());
             }
         }
-        StringBuilder path = new StringBuilder();
-        for (String segment : segments) {
-            if (path.length() > 0 && !segment.startsWith("[")) {
-                path.append('.');
-            }
-            path.append(segment);
-        }
-        return path.toString();
+        return path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
     }
 }

@@ -1,9 +1,12 @@
 package io.github.dropwizardhikari.config;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import org.jspecify.annotations.Nullable;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -11,10 +14,11 @@ import java.util.regex.Pattern;
 public final class Redaction {
     public static final String MASK = "<masked>";
 
+    private static final Pattern SECRET_KEY = Pattern.compile("password|passwd|pwd|secret|token|key",
+        Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     // a key=value pair in a JDBC URL's parameters (?a=b&c=d or ;a=b;c=d) whose key names a secret
     private static final Pattern SECRET_URL_PARAMETER =
-        Pattern.compile("([?&;:][^&;=?/]*(?:password|passwd|pwd|secret|token|key)[^&;=]*=)[^&;]*",
-            Pattern.CASE_INSENSITIVE);
+        Pattern.compile("([?&;:][^&;=?/]*(?:" + SECRET_KEY.pattern() + ")[^&;=]*=)[^&;]*", Pattern.CASE_INSENSITIVE);
     // user:password@host in URLs such as jdbc:mysql://user:secret@host/db
     private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]+:)[^/@]*@");
 
@@ -38,8 +42,36 @@ public final class Redaction {
     }
 
     static boolean isSecretKey(String key) {
-        String lower = key.toLowerCase(Locale.ROOT);
-        return lower.contains("password") || lower.contains("passwd") || lower.contains("pwd")
-            || lower.contains("secret") || lower.contains("token") || lower.contains("key");
+        return SECRET_KEY.matcher(key).find();
+    }
+
+    /** Writes a JDBC URL to JSON the way {@code toString()} prints it. */
+    public static final class MaskedUrl extends StdSerializer<String> {
+        public MaskedUrl() {
+            super(String.class);
+        }
+
+        @Override
+        public void serialize(String url, JsonGenerator generator, SerializerProvider provider) throws IOException {
+            generator.writeString(Redaction.url(url));
+        }
+    }
+
+    /** Writes driver properties to JSON the way {@code toString()} prints them. */
+    public static final class MaskedProperties extends StdSerializer<Map<String, String>> {
+        @SuppressWarnings("unchecked")
+        public MaskedProperties() {
+            super((Class<Map<String, String>>) (Class<?>) Map.class);
+        }
+
+        @Override
+        public void serialize(Map<String, String> properties, JsonGenerator generator, SerializerProvider provider)
+            throws IOException {
+            generator.writeStartObject();
+            for (Map.Entry<String, String> entry : Redaction.properties(properties).entrySet()) {
+                generator.writeStringField(entry.getKey(), entry.getValue());
+            }
+            generator.writeEndObject();
+        }
     }
 }

@@ -11,12 +11,7 @@ import java.util.Map;
  * honour, and warnings. The block itself is never changed: the values to use are read from here.
  */
 public final class RuleCheck {
-    /**
-     * An error in one setting.
-     *
-     * @param field   the setting, under the name the block used for it
-     * @param message what is wrong, without the setting's name
-     */
+    /** An error in {@code field}, under the name the block used for it; {@code message} omits that name. */
     public record Error(String field, String message) {
     }
 

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.lang.reflect.Field;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The YAML names of each setting of a factory class: its own name and its HikariCP aliases, read from the
@@ -46,12 +46,8 @@ final class SettingNames {
     /** @return every setting that has aliases, with all its names: its own first */
     public Map<String, List<String>> allNames() {
         Map<String, List<String>> all = new LinkedHashMap<>();
-        aliasesByField.forEach((field, aliases) -> {
-            List<String> names = new ArrayList<>();
-            names.add(field);
-            names.addAll(aliases);
-            all.put(field, List.copyOf(names));
-        });
+        aliasesByField.forEach((field, aliases) -> all.put(field,
+            Stream.concat(Stream.of(field), aliases.stream()).toList()));
         return all;
     }
 }

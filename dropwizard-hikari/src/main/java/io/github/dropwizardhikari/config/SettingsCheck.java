@@ -5,7 +5,6 @@ import io.dropwizard.util.Duration;
 
 import java.lang.reflect.Field;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Runs every rule of a configuration block: one name per setting, each {@link HikariFloor}, then the block's
@@ -16,16 +15,17 @@ public final class SettingsCheck {
     }
 
     public static RuleCheck run(CrossFieldRules block) {
-        RuleCheck check = new RuleCheck(block.origin(), SettingNames.of(block.getClass()));
-        checkOneNamePerSetting(block, check);
+        SettingNames names = SettingNames.of(block.getClass());
+        RuleCheck check = new RuleCheck(block.origin(), names);
+        checkOneNamePerSetting(names, check);
         checkFloors(block, check);
         block.checkCrossFieldRules(check);
         return check;
     }
 
-    private static void checkOneNamePerSetting(CrossFieldRules block, RuleCheck check) {
-        SettingNames.of(block.getClass()).allNames().forEach((field, names) -> {
-            List<String> given = names.stream().filter(check.origin().keys()::contains).collect(Collectors.toList());
+    private static void checkOneNamePerSetting(SettingNames names, RuleCheck check) {
+        names.allNames().forEach((field, all) -> {
+            List<String> given = all.stream().filter(check.origin().keys()::contains).toList();
             if (given.size() > 1) {
                 check.errorAt(field, "is given twice, as " + String.join(" and as ", given)
                     + ": these name the same setting; keep one");

@@ -56,11 +56,7 @@ public final class FileCredentialsProvider implements HikariCredentialsProvider 
     }
 
     static String stripLineBreaks(String value) {
-        int end = value.length();
-        while (end > 0 && (value.charAt(end - 1) == '\n' || value.charAt(end - 1) == '\r')) {
-            end--;
-        }
-        return value.substring(0, end);
+        return value.replaceFirst("[\\r\\n]+\\z", "");
     }
 
     @Override

@@ -13,17 +13,8 @@ import java.nio.file.Path;
 public final class ReadableFileValidator implements ConstraintValidator<ReadableFile, String> {
     @Override
     public boolean isValid(@Nullable String value, ConstraintValidatorContext context) {
-        if (value == null) {
-            return true;
-        }
-        String problem = problem(value);
-        if (problem == null) {
-            return true;
-        }
-        context.disableDefaultConstraintViolation();
-        context.buildConstraintViolationWithTemplate(MessageTemplates.literal("must name a readable file: " + problem))
-            .addConstraintViolation();
-        return false;
+        String problem = value == null ? null : problem(value);
+        return MessageTemplates.valid(context, problem == null ? null : "must name a readable file: " + problem);
     }
 
     @Nullable

@@ -14,7 +14,7 @@ record PoolShare(boolean warning, String message) {
         int percent = percent(maxSize, server.connections());
         String of = "maxSize " + maxSize + " is " + percent + "% of the " + server.connections() + " connections "
             + server.server() + " accepts (" + server.derivation() + ")";
-        if (isMoreThanHalf(maxSize, server.connections())) {
+        if (2L * maxSize > server.connections()) {
             return new PoolShare(true, "Pool " + pool + ": " + of + "; a second instance of this application "
                 + "would run the server out of connections: " + POOLER_ADVICE);
         }
@@ -33,10 +33,6 @@ record PoolShare(boolean warning, String message) {
             + "of every instance's maxSize" + (server == null ? "" : ". " + server.server() + " behind it accepts "
             + server.connections() + " (" + server.derivation() + "), shared by the pooler's server connections, "
             + "not by this pool's"));
-    }
-
-    private static boolean isMoreThanHalf(int part, int whole) {
-        return 2L * part > whole;
     }
 
     private static int percent(int part, int whole) {

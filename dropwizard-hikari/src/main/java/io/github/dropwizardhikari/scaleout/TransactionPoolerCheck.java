@@ -50,7 +50,7 @@ public final class TransactionPoolerCheck {
             warnings.add(new PoolerWarning("schema", "it is applied once per pooled connection as session state "
                 + "(search_path); set search_path on the database or role, or qualify table names"));
         }
-        if (isPostgres(url)) {
+        if (DatabaseKind.of(url, null, null) == DatabaseKind.POSTGRESQL) {
             String threshold = prepareThreshold(url, properties);
             if (threshold == null) {
                 warnings.add(new PoolerWarning("properties.prepareThreshold", "left at the driver's default (5), "
@@ -64,10 +64,6 @@ public final class TransactionPoolerCheck {
             }
         }
         return warnings;
-    }
-
-    private static boolean isPostgres(@Nullable String url) {
-        return DatabaseKind.of(url, null, null) == DatabaseKind.POSTGRESQL;
     }
 
     @Nullable

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTaskRefusals} runs
+ * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTasks.Refusals} runs
  * {@link #check} before Dropwizard's task servlet (which answers every exception with a 500), and
  * {@link #execute} then runs what was checked, so the pool acted on is the one the check found.
  */
@@ -28,7 +28,7 @@ abstract class PoolTask extends Task {
 
     private final KnownPools pools;
     private final Set<String> parameters;
-    // what PoolTaskRefusals checked for the request this thread is serving, until the servlet has run the task
+    // what PoolTasks.Refusals checked for the request this thread is serving, until the servlet has run the task
     private final ThreadLocal<Action> checkedRequest = new ThreadLocal<>();
 
     /** @param parameters the parameters the task takes besides {@code pool} */

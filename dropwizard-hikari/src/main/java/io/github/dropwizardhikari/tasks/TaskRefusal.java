@@ -2,9 +2,6 @@ package io.github.dropwizardhikari.tasks;
 
 /** Why an admin task did nothing: 400 for a request to correct, 409 for a pool whose state does not allow it. */
 final class TaskRefusal extends RuntimeException {
-    public static final int BAD_REQUEST = 400;
-    public static final int CONFLICT = 409;
-
     private static final long serialVersionUID = 1L;
 
     private final int status;
@@ -15,11 +12,11 @@ final class TaskRefusal extends RuntimeException {
     }
 
     static TaskRefusal badRequest(String message) {
-        return new TaskRefusal(BAD_REQUEST, message);
+        return new TaskRefusal(400, message);
     }
 
     static TaskRefusal conflict(String message) {
-        return new TaskRefusal(CONFLICT, message);
+        return new TaskRefusal(409, message);
     }
 
     public int getStatus() {
