@@ -11,7 +11,7 @@
 #                                               # 1, 4, 8, FORKS forks (4)
 #   bash benchmarks/jmh/run-jmh.sh --floor      # what the parts of a borrow cost alone (CostFloor: the fair
 #                                               # semaphore, a clock reading, Metrics' timer, the tracker), in
-#                                               # ns, one thread, FORKS forks (4); about 4 minutes
+#                                               # ns, one thread, FORKS forks (4); about 6 minutes
 #   bash benchmarks/jmh/run-jmh.sh --quick      # a smoke test: stub driver, 1 thread, a fraction of a second
 #
 # Environment: BENCH_POSTGRES_URL (default jdbc:postgresql://127.0.0.1:5432/test), OUT (results directory:
