@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 final class ExampleJar implements AutoCloseable {
     static final Path JAR = Path.of("target/questions-app.jar");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Set<Integer> GIVEN_PORTS = ConcurrentHashMap.newKeySet();
 
     final int applicationPort;
     final int adminPort;
@@ -72,9 +75,19 @@ final class ExampleJar implements AutoCloseable {
             + process.isAlive() + "; output in " + output + ")", last);
     }
 
+    /**
+     * A port free now and not handed out before by this JVM: the system may give a port it just gave again, and a
+     * test's database port equal to the application's own connector hangs the application's start (the pool's first
+     * attempt waits on a socket that Jetty listens on but does not read until the start completes; seen once as a
+     * start that never answered {@code /ping}).
+     */
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (GIVEN_PORTS.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 

@@ -14,6 +14,8 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -26,6 +28,7 @@ final class LocalPgBouncerStack extends PgBouncerStack {
     private static final Logger LOGGER = LoggerFactory.getLogger(LocalPgBouncerStack.class);
     private static final String LISTEN = "127.0.0.1";
     private static final String SERVICE_USER = "postgres";
+    private static final Set<Integer> GIVEN_PORTS = ConcurrentHashMap.newKeySet();
 
     private final Path dir;
     private final String bouncer;
@@ -130,9 +133,14 @@ final class LocalPgBouncerStack extends PgBouncerStack {
         }
     }
 
+    // the system may give a port it just gave again: PostgreSQL and PgBouncer must not be handed the same one
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (GIVEN_PORTS.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 
