@@ -142,6 +142,6 @@ if problems:
     print("the last application's log (%s):" % os.path.join(scratch, "http", "app.log"))
     print(open(os.path.join(scratch, "http", "app.log")).read()[-4000:])
     sys.exit(1)
-print("benchmark quick check: JMH (16 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload (6 rows), 12 endpoint "
-      "runs, ceiling, report and charts")
+print("benchmark quick check: JMH (16 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload "
+      "(6 rows), 12 endpoint runs, ceiling, report and charts")
 PY

@@ -46,8 +46,8 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     private final MetricRegistry metrics;
     private final Places places;
     private final Timer wait;
-    // borrowers that queued and are inside HikariCP now: while there are none, HikariCP's record of a borrow need not
-    // look up the thread-local, which is most of what the gate adds to a borrow that did not queue
+    // borrowers that queued and are inside HikariCP now: while there are none, HikariCP's record of a borrow skips
+    // the thread-local lookup (a volatile read in its place on every borrow)
     private final AtomicInteger queuedInPool = new AtomicInteger();
     private final ScheduledThreadPoolExecutor deadlines;
     private int size;
