@@ -39,9 +39,13 @@ public final class IsolationNames extends StdScalarDeserializer<TransactionIsola
     public static TransactionIsolation parse(String text) {
         String upper = text.trim().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
         String name = upper.startsWith(HIKARI_PREFIX) ? upper.substring(HIKARI_PREFIX.length()) : upper;
-        return Arrays.stream(TransactionIsolation.values()).filter(isolation -> isolation.name().equals(name))
-            .findFirst().orElseThrow(() -> new IllegalArgumentException("expected one of "
-                + Arrays.stream(TransactionIsolation.values()).map(Enum::name).collect(Collectors.joining(", "))));
+        for (TransactionIsolation isolation : TransactionIsolation.values()) {
+            if (isolation.name().equals(name)) {
+                return isolation;
+            }
+        }
+        throw new IllegalArgumentException("expected one of " + Arrays.stream(TransactionIsolation.values())
+            .map(Enum::name).collect(Collectors.joining(", ")));
     }
 
     /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */

@@ -6,6 +6,7 @@ import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 
@@ -37,22 +38,34 @@ final class SuspensionTask extends PoolTask {
                 + "use " + SUSPEND + " and " + RESUME);
         }
         return output -> {
-            HikariPoolMXBean bean = running.getHikariPoolMXBean();
-            // HikariCP's isRunning() is false for a suspended pool
-            if (suspend && !running.isRunning()) {
-                output.println("pool " + name + " is already suspended; pool-resume resumes it");
-            } else if (!suspend && running.isRunning()) {
-                output.println("pool " + name + " is not suspended; nothing to resume");
-            } else if (suspend) {
-                bean.suspendPool();
-                LOGGER.warn("Pool {}: suspended on request; borrowers wait until it is resumed", name);
-                output.println("pool " + name + ": suspended; " + bean.getActiveConnections()
-                    + " connection(s) in use carry on; new borrowers wait until pool-resume");
+            if (suspend) {
+                suspend(running, name, output);
             } else {
-                bean.resumePool();
-                LOGGER.info("Pool {}: resumed on request", name);
-                output.println("pool " + name + ": resumed");
+                resume(running, name, output);
             }
         };
+    }
+
+    // HikariCP's isRunning() is false for a suspended pool
+    private static void suspend(HikariDataSource running, String name, PrintWriter output) {
+        if (!running.isRunning()) {
+            output.println("pool " + name + " is already suspended; pool-resume resumes it");
+            return;
+        }
+        HikariPoolMXBean bean = running.getHikariPoolMXBean();
+        bean.suspendPool();
+        LOGGER.warn("Pool {}: suspended on request; borrowers wait until it is resumed", name);
+        output.println("pool " + name + ": suspended; " + bean.getActiveConnections()
+            + " connection(s) in use carry on; new borrowers wait until pool-resume");
+    }
+
+    private static void resume(HikariDataSource running, String name, PrintWriter output) {
+        if (running.isRunning()) {
+            output.println("pool " + name + " is not suspended; nothing to resume");
+            return;
+        }
+        running.getHikariPoolMXBean().resumePool();
+        LOGGER.info("Pool {}: resumed on request", name);
+        output.println("pool " + name + ": resumed");
     }
 }
