@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>The bundle also adds the pool tasks to the admin port ({@code pool-status}, {@code pool-evict},
  * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
- * They act on every HikariCP pool the application builds, from this bundle's factory or any other.</p>
+ * They act on every HikariCP pool the application builds, from this bundle's factory or any other; the factory's
+ * {@code adminTasks: false} leaves them out.</p>
  *
  * @param <T> the application's configuration class
  */
@@ -76,7 +77,7 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
             return;
         }
         // the tasks ask at each request, so they find pools built after this point too
-        if (pools.firstTasksFor(environment)) {
+        if (factory.isAdminTasks() && pools.firstTasksFor(environment)) {
             PoolTasks.register(environment, pools::pools);
         }
     }

@@ -150,6 +150,8 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also registers the gauges of Dropwizard's
  * Tomcat pool ({@code io.dropwizard.db.ManagedPooledDataSource.&lt;name&gt;.*}), fed from HikariCP: the
  * mapping.</td></tr>
+ * <tr><td>{@code faultHandling}</td><td></td><td>{@code true}</td><td>The switch of the three settings below and of
+ * failing fast during an outage; {@code false}: HikariCP's own handling of dead connections and outages.</td></tr>
  * <tr><td>{@code evictOn}</td><td></td><td>{@code []}</td><td>Errors that evict the connection that threw them,
  * besides the built-in connection-loss codes of the pool's driver, for PostgreSQL, MariaDB/MySQL and H2 (see {@link
  * io.github.dropwizardhikari.faults.ConnectionErrors}); an all-digit entry matches the SQLState or the vendor code.
@@ -176,6 +178,10 @@ import static java.util.Objects.requireNonNull;
  * {@code pool_mode = transaction}) sits in front of the server: warns at startup about settings that cannot work
  * through it, and the sizing log stops measuring {@code maxSize} against the server behind it. Rule: {@code none}
  * or {@code transaction}. Out of range: error.</td></tr>
+ * <tr><td>{@code sizingLog}</td><td></td><td>{@code true}</td><td>At each start, logs {@code maxSize} as a share of
+ * the server's connection limit (PostgreSQL, MariaDB), read through one borrow from the pool.</td></tr>
+ * <tr><td>{@code adminTasks}</td><td></td><td>{@code true}</td><td>{@code HikariBundle} adds the pool tasks to the
+ * admin port ({@code pool-status}, {@code pool-evict}, ...).</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -335,6 +341,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- database faults
 
+    private boolean faultHandling = true;
+
     @NotNull
     private List<String> evictOn = new ArrayList<>();
 
@@ -359,6 +367,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private PoolerMode pooler = PoolerMode.NONE;
 
+    private boolean sizingLog = true;
+
+    private boolean adminTasks = true;
+
     // ---- not settings: where the block was parsed from and which warnings it has logged, facts about the block
 
     @JsonIgnore
@@ -368,46 +380,38 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private final LoggedOnce loggedOnce = new LoggedOnce();
 
     @Override
-    @JsonProperty
     @Nullable
     public String getUrl() {
         return url;
     }
 
-    @JsonProperty
     public void setUrl(@Nullable String url) {
         this.url = url;
     }
 
-    @JsonProperty
     public Optional<String> getDataSourceClassName() {
         return Optional.ofNullable(dataSourceClassName);
     }
 
-    @JsonProperty
     public void setDataSourceClassName(@Nullable String dataSourceClassName) {
         this.dataSourceClassName = dataSourceClassName;
     }
 
     @Override
-    @JsonProperty
     @Nullable
     public String getDriverClass() {
         return driverClass;
     }
 
-    @JsonProperty
     public void setDriverClass(@Nullable String driverClass) {
         this.driverClass = driverClass;
     }
 
-    @JsonProperty
     @Nullable
     public String getUser() {
         return user;
     }
 
-    @JsonProperty
     public void setUser(@Nullable String user) {
         this.user = user;
     }
@@ -424,27 +428,22 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     @Override
-    @JsonProperty
     public Map<String, String> getProperties() {
         return properties;
     }
 
-    @JsonProperty
     public void setProperties(Map<String, String> properties) {
         this.properties = properties;
     }
 
-    @JsonProperty
     public int getMinSize() {
         return minSize == null ? getMaxSize() : minSize;
     }
 
-    @JsonProperty
     public void setMinSize(int minSize) {
         this.minSize = minSize;
     }
 
-    @JsonProperty
     public int getMaxSize() {
         // not given: the default, raised to a larger minSize or initialSize
         return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
@@ -455,312 +454,271 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return Math.max(minSize == null ? 0 : minSize, initialSize == null ? 0 : initialSize);
     }
 
-    @JsonProperty
     public void setMaxSize(int maxSize) {
         this.maxSize = given("maxSize", maxSize);
     }
 
-    @JsonProperty
     public Duration getMaxWaitForConnection() {
         return maxWaitForConnection;
     }
 
-    @JsonProperty
     public void setMaxWaitForConnection(Duration maxWaitForConnection) {
         this.maxWaitForConnection = maxWaitForConnection;
     }
 
-    @JsonProperty
     public Duration getMinIdleTime() {
         return minIdleTime;
     }
 
-    @JsonProperty
     public void setMinIdleTime(Duration minIdleTime) {
         this.minIdleTime = given("minIdleTime", minIdleTime);
     }
 
-    @JsonProperty
     public Optional<Duration> getMaxConnectionAge() {
         return Optional.ofNullable(maxConnectionAge);
     }
 
-    @JsonProperty
     public void setMaxConnectionAge(@Nullable Duration maxConnectionAge) {
         this.maxConnectionAge = maxConnectionAge;
     }
 
-    @JsonProperty
     public Duration getKeepaliveTime() {
         return keepaliveTime;
     }
 
-    @JsonProperty
     public void setKeepaliveTime(Duration keepaliveTime) {
         this.keepaliveTime = given("keepaliveTime", keepaliveTime);
     }
 
-    @JsonProperty
     public Duration getLeakDetectionThreshold() {
         return leakDetectionThreshold;
     }
 
-    @JsonProperty
     public void setLeakDetectionThreshold(Duration leakDetectionThreshold) {
         this.leakDetectionThreshold = leakDetectionThreshold;
     }
 
     @Override
-    @JsonProperty
     public Optional<String> getValidationQuery() {
         return Optional.ofNullable(validationQuery);
     }
 
-    @JsonProperty
     public void setValidationQuery(@Nullable String validationQuery) {
         this.validationQuery = validationQuery;
     }
 
     @Override
-    @JsonProperty
     public Optional<Duration> getValidationQueryTimeout() {
         return Optional.of(SettingsRules.validationTimeout(validationQueryTimeout, maxWaitForConnection));
     }
 
-    @JsonProperty
     public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
         this.validationQueryTimeout = validationQueryTimeout;
     }
 
-    @JsonProperty
     @Nullable
     public String getInitializationQuery() {
         return initializationQuery;
     }
 
-    @JsonProperty
     public void setInitializationQuery(@Nullable String initializationQuery) {
         this.initializationQuery = initializationQuery;
     }
 
-    @JsonProperty
     @Nullable
     public Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
-    @JsonProperty
     public void setAutoCommitByDefault(@Nullable Boolean autoCommitByDefault) {
         this.autoCommitByDefault = autoCommitByDefault;
     }
 
-    @JsonProperty
     @Nullable
     public Boolean getReadOnlyByDefault() {
         return readOnlyByDefault;
     }
 
-    @JsonProperty
     public void setReadOnlyByDefault(@Nullable Boolean readOnlyByDefault) {
         this.readOnlyByDefault = readOnlyByDefault;
     }
 
-    @JsonProperty
     @Nullable
     public String getDefaultCatalog() {
         return defaultCatalog;
     }
 
-    @JsonProperty
     public void setDefaultCatalog(@Nullable String defaultCatalog) {
         this.defaultCatalog = defaultCatalog;
     }
 
-    @JsonProperty
     public TransactionIsolation getDefaultTransactionIsolation() {
         return defaultTransactionIsolation;
     }
 
-    @JsonProperty
     public void setDefaultTransactionIsolation(TransactionIsolation defaultTransactionIsolation) {
         this.defaultTransactionIsolation = defaultTransactionIsolation;
     }
 
-    @JsonProperty
     public Optional<String> getSchema() {
         return Optional.ofNullable(schema);
     }
 
-    @JsonProperty
     public void setSchema(@Nullable String schema) {
         this.schema = schema;
     }
 
-    @JsonProperty
     public Duration getInitializationFailTimeout() {
         return initializationFailTimeout == null ? Duration.milliseconds(1) : initializationFailTimeout;
     }
 
-    @JsonProperty
     public void setInitializationFailTimeout(Duration initializationFailTimeout) {
         this.initializationFailTimeout = initializationFailTimeout;
     }
 
-    @JsonProperty
     public boolean isIsolateInternalQueries() {
         return isolateInternalQueries;
     }
 
-    @JsonProperty
     public void setIsolateInternalQueries(boolean isolateInternalQueries) {
         this.isolateInternalQueries = isolateInternalQueries;
     }
 
-    @JsonProperty
     public boolean isAllowPoolSuspension() {
         return allowPoolSuspension;
     }
 
-    @JsonProperty
     public void setAllowPoolSuspension(boolean allowPoolSuspension) {
         this.allowPoolSuspension = allowPoolSuspension;
     }
 
-    @JsonProperty
     public boolean isRegisterMbeans() {
         return registerMbeans;
     }
 
-    @JsonProperty
     public void setRegisterMbeans(boolean registerMbeans) {
         this.registerMbeans = registerMbeans;
     }
 
-    @JsonProperty
     public Optional<String> getExceptionOverrideClassName() {
         return Optional.ofNullable(exceptionOverrideClassName);
     }
 
-    @JsonProperty
     public void setExceptionOverrideClassName(@Nullable String exceptionOverrideClassName) {
         this.exceptionOverrideClassName = exceptionOverrideClassName;
     }
 
-    @JsonProperty
     public Optional<String> getCredentialsProviderClassName() {
         return Optional.ofNullable(credentialsProviderClassName);
     }
 
-    @JsonProperty
     public void setCredentialsProviderClassName(@Nullable String credentialsProviderClassName) {
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
-    @JsonProperty
     public Optional<CredentialsFactory> getCredentials() {
         return Optional.ofNullable(credentials);
     }
 
-    @JsonProperty
     public void setCredentials(@Nullable CredentialsFactory credentials) {
         this.credentials = credentials;
     }
 
-    @JsonProperty
     public Map<String, String> getHealthCheckProperties() {
         return healthCheckProperties;
     }
 
-    @JsonProperty
     public void setHealthCheckProperties(Map<String, String> healthCheckProperties) {
         this.healthCheckProperties = healthCheckProperties;
     }
 
-    @JsonProperty
     public boolean isTomcatMetricNames() {
         return tomcatMetricNames;
     }
 
-    @JsonProperty
     public void setTomcatMetricNames(boolean tomcatMetricNames) {
         this.tomcatMetricNames = tomcatMetricNames;
     }
 
-    @JsonProperty
+    public boolean isFaultHandling() {
+        return faultHandling;
+    }
+
+    public void setFaultHandling(boolean faultHandling) {
+        this.faultHandling = faultHandling;
+    }
+
     public List<String> getEvictOn() {
         return evictOn;
     }
 
-    @JsonProperty
     public void setEvictOn(List<String> evictOn) {
         this.evictOn = evictOn;
     }
 
-    @JsonProperty
     public boolean isFailoverEviction() {
         return failoverEviction;
     }
 
-    @JsonProperty
     public void setFailoverEviction(boolean failoverEviction) {
         this.failoverEviction = failoverEviction;
     }
 
-    @JsonProperty
     public Duration getRecoveryProbeInterval() {
         return recoveryProbeInterval;
     }
 
-    @JsonProperty
     public void setRecoveryProbeInterval(Duration recoveryProbeInterval) {
         this.recoveryProbeInterval = recoveryProbeInterval;
     }
 
-    /** @return how the pool meets database faults, from the three settings above */
-    @JsonIgnore
-    public FaultHandling getFaultHandling() {
-        return new FaultHandling(recoveryProbeInterval.toMilliseconds(), evictOn, failoverEviction);
-    }
-
     @Override
-    @JsonProperty
     public boolean isAutoCommentsEnabled() {
         return autoCommentsEnabled;
     }
 
-    @JsonProperty
     public void setAutoCommentsEnabled(boolean autoCommentsEnabled) {
         this.autoCommentsEnabled = autoCommentsEnabled;
     }
 
-    @JsonProperty
     public boolean isFairBorrowing() {
         return fairBorrowing;
     }
 
-    @JsonProperty
     public void setFairBorrowing(boolean fairBorrowing) {
         this.fairBorrowing = fairBorrowing;
     }
 
-    @JsonProperty
     public AdmissionFactory getAdmission() {
         return admission;
     }
 
-    @JsonProperty
     public void setAdmission(AdmissionFactory admission) {
         this.admission = admission;
     }
 
-    @JsonProperty
     public PoolerMode getPooler() {
         return pooler;
     }
 
-    @JsonProperty
     public void setPooler(PoolerMode pooler) {
         this.pooler = pooler;
+    }
+
+    public boolean isSizingLog() {
+        return sizingLog;
+    }
+
+    public void setSizingLog(boolean sizingLog) {
+        this.sizingLog = sizingLog;
+    }
+
+    public boolean isAdminTasks() {
+        return adminTasks;
+    }
+
+    public void setAdminTasks(boolean adminTasks) {
+        this.adminTasks = adminTasks;
     }
 
     @Override

@@ -8,10 +8,12 @@ import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.config.RuleCheck;
 import io.github.dropwizardhikari.config.SettingsCheck;
 import io.github.dropwizardhikari.config.SettingsValidator;
+import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import io.github.dropwizardhikari.pool.PoolOptions;
 import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.scaleout.PoolSizing;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 import java.util.Optional;
@@ -48,8 +50,8 @@ final class PoolBuilder {
         Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
             application.flatMap(ApplicationPools::healthChecks).orElse(null),
-            new PoolOptions(new PoolSizing(factory.getPooler()), factory.isTomcatMetricNames(),
-                factory.isFairBorrowing(), factory.getFaultHandling()));
+            new PoolOptions(factory.isSizingLog() ? new PoolSizing(factory.getPooler()) : null,
+                factory.isTomcatMetricNames(), factory.isFairBorrowing(), faultHandling(factory)));
         application.ifPresent(pools -> pools.built(pool));
         return pool;
     }
@@ -104,6 +106,13 @@ final class PoolBuilder {
         config.setHealthCheckProperties(toProperties(factory.getHealthCheckProperties()));
         config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
         return config;
+    }
+
+    /** @return how the pool meets database faults, from the factory's four settings; {@code null}: it does not */
+    @Nullable
+    static FaultHandling faultHandling(HikariDataSourceFactory factory) {
+        return factory.isFaultHandling() ? new FaultHandling(factory.getRecoveryProbeInterval().toMilliseconds(),
+            factory.getEvictOn(), factory.isFailoverEviction()) : null;
     }
 
     /** Logs the warnings not logged yet and throws the errors. */

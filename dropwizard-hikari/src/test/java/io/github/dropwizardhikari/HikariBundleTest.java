@@ -338,6 +338,21 @@ class HikariBundleTest {
     }
 
     @Test
+    void adminTasksFalseLeavesThePoolTasksOut() throws Exception {
+        Bootstrap<AppConfiguration> bootstrap = bootstrap();
+        AppBundle bundle = new AppBundle();
+        bootstrap.addBundle(bundle);
+        Environment started = environment(bootstrap, "no-tasks");
+        AppConfiguration configuration = configuration("no-tasks");
+        configuration.hikari.setAdminTasks(false);
+        bootstrap.run(configuration, started);
+
+        assertThat(bundle.getDataSource()).isInstanceOf(ManagedHikariDataSource.class);
+        assertThat(started.getAdminContext().getServletHandler().getFilters())
+            .noneMatch(filter -> filter.getName().equals("dropwizard-hikari-pool-tasks"));
+    }
+
+    @Test
     void withoutTheBundleThePoolHasMetricsButNoHealthChecks() throws Exception {
         AppConfiguration configuration = configuration("no-bundle");
 

@@ -113,7 +113,7 @@ class HikariDataSourceFactoryTest {
         assertThat(admission.getPaths()).containsExactly("/questions/*", "/answers");
         assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(3));
 
-        assertThat(factory.getFaultHandling())
+        assertThat(PoolBuilder.faultHandling(factory))
             .isEqualTo(new FaultHandling(250, List.of("XX000", "17002"), false));
     }
 
@@ -173,7 +173,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getEvictOn()).isEmpty();
         assertThat(factory.isFailoverEviction()).isTrue();
         assertThat(factory.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(250));
-        assertThat(factory.getFaultHandling()).isEqualTo(FaultHandling.defaults());
+        assertThat(PoolBuilder.faultHandling(factory)).isEqualTo(FaultHandling.defaults());
     }
 
     @Test

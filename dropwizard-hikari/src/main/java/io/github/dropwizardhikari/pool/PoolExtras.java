@@ -15,6 +15,7 @@ import io.github.dropwizardhikari.faults.KnownOutageCheck;
 import io.github.dropwizardhikari.faults.OutageRecovery;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
+import io.github.dropwizardhikari.scaleout.PoolSizing;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
@@ -26,7 +27,7 @@ import java.util.function.IntConsumer;
 /**
  * What the bundle adds to HikariCP's pool, each behind its own setting ({@link PoolOptions}): fair borrowing, the
  * fault handling (eviction of dead connections, failover eviction, outage recovery and the checks that know of an
- * outage), the Tomcat-named gauges and the sizing log.
+ * outage), the Tomcat-named gauges and the sizing log. With all of them off, the pool is HikariCP's alone.
  */
 final class PoolExtras {
     private static final long CHECK_SLACK_MILLIS = 500;
@@ -75,13 +76,17 @@ final class PoolExtras {
         // the gate follows every runtime resize, whichever way it comes (pool-resize, JMX)
         IntConsumer resized = newGate == null ? newSize -> { } : newGate::resize;
         FaultHandling faults = options.faults();
-        OutageRecovery newRecovery = OutageRecovery.prepare(config, faults.recoveryProbeIntervalMillis());
-        FailoverEviction eviction = new FailoverEviction(poolName, faults.failoverEviction(), config.isReadOnly(),
-            FaultHandling.FAILOVER_WINDOW_MILLIS);
-        ConnectionErrors errors = ConnectionErrors.of(config.getJdbcUrl(), config.getDriverClassName(),
-            config.getDataSourceClassName());
-        config.setExceptionOverride(new ConnectionLossOverride(userOverride, errors,
-            new EvictOn(faults.evictOn()), eviction));
+        OutageRecovery newRecovery = null;
+        FailoverEviction eviction = null;
+        if (faults != null) {
+            newRecovery = OutageRecovery.prepare(config, faults.recoveryProbeIntervalMillis());
+            eviction = new FailoverEviction(poolName, faults.failoverEviction(), config.isReadOnly(),
+                FaultHandling.FAILOVER_WINDOW_MILLIS);
+            ConnectionErrors errors = ConnectionErrors.of(config.getJdbcUrl(), config.getDriverClassName(),
+                config.getDataSourceClassName());
+            config.setExceptionOverride(new ConnectionLossOverride(userOverride, errors,
+                new EvictOn(faults.evictOn()), eviction));
+        }
         HikariDataSource started;
         try {
             started = new GatedHikariDataSource(config, resized, gateQueue);
@@ -89,15 +94,19 @@ final class PoolExtras {
             if (newGate != null) {
                 newGate.unregister();
             }
-            newRecovery.close();
+            if (newRecovery != null) {
+                newRecovery.close();
+            }
             throw e;
         }
         synchronized (lock) {
             gate = newGate;
-            eviction.attach(started.getHikariPoolMXBean());
-            failover = eviction;
-            newRecovery.started(started, eviction::outageEnded);
-            recovery = newRecovery;
+            if (newRecovery != null && eviction != null) {
+                eviction.attach(started.getHikariPoolMXBean());
+                failover = eviction;
+                newRecovery.started(started, eviction::outageEnded);
+                recovery = newRecovery;
+            }
         }
         return started;
     }
@@ -115,7 +124,10 @@ final class PoolExtras {
                 tomcatGauges = gauges;
             }
         }
-        options.sizing().reportInBackground(config, borrow);
+        PoolSizing sizing = options.sizing();
+        if (sizing != null) {
+            sizing.reportInBackground(config, borrow);
+        }
     }
 
     Connection borrow(HikariDataSource running) throws SQLException {

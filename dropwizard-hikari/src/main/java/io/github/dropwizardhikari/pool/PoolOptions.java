@@ -2,28 +2,23 @@ package io.github.dropwizardhikari.pool;
 
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
 import io.github.dropwizardhikari.scaleout.PoolSizing;
-
-import static java.util.Objects.requireNonNull;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the bundle adds to a HikariCP pool, beside HikariCP's own configuration.
  *
  * @param sizing            logs the pool's size against the server's connection limit, in the background, each
- *                          time the pool starts
+ *                          time the pool starts; {@code null}: no sizing log
  * @param tomcatMetricNames whether to register, while the pool runs, the gauges Dropwizard's Tomcat pool registers
  *                          (see {@link TomcatMetricNames})
  * @param fairBorrowing     whether borrowers that find every connection out wait in arrival order
  * @param faults            how the pool meets database faults: outage recovery, eviction of dead connections,
- *                          failover
+ *                          failover; {@code null}: HikariCP's own handling
  */
-public record PoolOptions(PoolSizing sizing, boolean tomcatMetricNames, boolean fairBorrowing, FaultHandling faults) {
-    public PoolOptions {
-        requireNonNull(sizing, "sizing");
-        requireNonNull(faults, "faults");
-    }
-
+public record PoolOptions(@Nullable PoolSizing sizing, boolean tomcatMetricNames, boolean fairBorrowing,
+                          @Nullable FaultHandling faults) {
     /**
-     * @return no size report, no Tomcat gauges, HikariCP's own hand-off, and the default fault handling
+     * @return the sizing log, no Tomcat gauges, HikariCP's own hand-off, and the default fault handling
      */
     public static PoolOptions defaults() {
         return new PoolOptions(PoolSizing.direct(), false, false, FaultHandling.defaults());
@@ -33,7 +28,7 @@ public record PoolOptions(PoolSizing sizing, boolean tomcatMetricNames, boolean 
         return new PoolOptions(sizing, tomcatMetricNames, fair, faults);
     }
 
-    public PoolOptions withFaults(FaultHandling handling) {
+    public PoolOptions withFaults(@Nullable FaultHandling handling) {
         return new PoolOptions(sizing, tomcatMetricNames, fairBorrowing, handling);
     }
 }

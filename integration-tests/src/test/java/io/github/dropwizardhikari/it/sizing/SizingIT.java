@@ -48,9 +48,14 @@ abstract class SizingIT {
     }
 
     private ManagedDataSource start(String name, int maxSize) throws Exception {
+        return start(name, maxSize, true);
+    }
+
+    private ManagedDataSource start(String name, int maxSize, boolean sizingLog) throws Exception {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), maxSize, Duration.seconds(2));
         // one connection open, so a large maxSize costs the shared server nothing
         factory.setMinSize(1);
+        factory.setSizingLog(sizingLog);
         ManagedDataSource dataSource = factory.build(metrics, name);
         dataSource.start();
         return dataSource;
@@ -74,6 +79,21 @@ abstract class SizingIT {
                 + derivation + "); " + limit / 4 + " pools of this size fill it");
         } finally {
             dataSource.stop();
+        }
+    }
+
+    @Test
+    void sizingLogFalseLogsNoLine() throws Exception {
+        ManagedDataSource quiet = start("sizing-off", 4, false);
+        ManagedDataSource marker = start("sizing-marker", 4);
+        try {
+            // the marker's line comes from a pool started after the quiet one, through the same steps
+            log.await("sizing-marker");
+
+            assertThat(log.has("sizing-off")).isFalse();
+        } finally {
+            marker.stop();
+            quiet.stop();
         }
     }
 

@@ -21,6 +21,13 @@ final class SizingLog implements AutoCloseable {
         logger.setLevel(Level.INFO);
     }
 
+    /** @return whether a line about {@code pool} has been logged so far */
+    boolean has(String pool) {
+        synchronized (appender.list) {
+            return appender.list.stream().anyMatch(event -> event.getFormattedMessage().startsWith("Pool " + pool + ":"));
+        }
+    }
+
     ILoggingEvent await(String pool) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {
