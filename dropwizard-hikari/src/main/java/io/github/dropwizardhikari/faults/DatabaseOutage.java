@@ -122,10 +122,7 @@ public final class DatabaseOutage implements AutoCloseable {
     /** Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. */
     public Connection borrow(Borrow borrow) throws SQLException {
         refuseWhileWaitingCannotHelp();
-        if (!everConnected) {
-            return borrowBeforeFirstConnection(borrow);
-        }
-        return borrowNamingTheCause(borrow);
+        return everConnected ? borrowNamingTheCause(borrow) : borrowBeforeFirstConnection(borrow);
     }
 
     private void refuseWhileWaitingCannotHelp() throws SQLTransientConnectionException {

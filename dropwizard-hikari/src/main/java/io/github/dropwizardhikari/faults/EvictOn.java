@@ -34,9 +34,6 @@ public final class EvictOn {
     }
 
     public boolean matches(SQLException e) {
-        if (entries.isEmpty()) {
-            return false;
-        }
         String state = e.getSQLState();
         return (state != null && entries.contains(state.toUpperCase(Locale.ROOT)))
             || entries.contains(Integer.toString(e.getErrorCode()));
