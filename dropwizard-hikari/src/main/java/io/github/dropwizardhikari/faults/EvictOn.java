@@ -18,10 +18,6 @@ public final class EvictOn {
             .collect(Collectors.toUnmodifiableSet());
     }
 
-    public static EvictOn none() {
-        return new EvictOn(List.of());
-    }
-
     /** @return the first entry that is neither a five-character SQLState nor a vendor code, or {@code null} */
     public static String firstInvalid(List<String> entries) {
         for (String entry : entries) {
