@@ -207,10 +207,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
 
     @Override
     public long takeQueuedNanos() {
-        if (queuedInPool.get() == 0) {
-            return 0;
-        }
-        Long queued = QUEUED_NANOS.get();
+        Long queued = queuedInPool.get() == 0 ? null : QUEUED_NANOS.get();
         if (queued == null) {
             return 0;
         }
