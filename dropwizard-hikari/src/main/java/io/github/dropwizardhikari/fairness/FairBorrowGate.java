@@ -59,8 +59,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         this.metrics = metrics;
         this.places = new Places(size);
         this.size = size;
-        this.wait = metrics.register(waitName(poolName),
-            new Timer(new WindowedHdrReservoir()));
+        this.wait = metrics.register(waitName(poolName), new Timer(new WindowedHdrReservoir()));
         metrics.register(waitingName(poolName), (Gauge<Integer>) this::waiting);
         // its thread starts with the first borrower that queues
         this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -71,11 +70,11 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         deadlines.setRemoveOnCancelPolicy(true);
     }
 
-    public static String waitName(String poolName) {
+    private static String waitName(String poolName) {
         return MetricRegistry.name(poolName, "pool", "GateWait");
     }
 
-    public static String waitingName(String poolName) {
+    private static String waitingName(String poolName) {
         return MetricRegistry.name(poolName, "pool", "GateWaiting");
     }
 
@@ -115,12 +114,16 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     /** A borrower that queued has only the rest of the timeout left inside HikariCP: its deadline ends the wait. */
     private Connection afterQueueing(HikariDataSource pool, long timeoutMillis) throws SQLException {
         long start = System.nanoTime();
+        boolean placed;
         try {
-            if (!queue(timeoutMillis, start)) {
-                throw timeout(pool, start, null);
-            }
+            placed = places.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             throw interrupted(e);
+        } finally {
+            wait.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+        if (!placed) {
+            throw timeout(pool, start, null);
         }
         long queuedNanos = System.nanoTime() - start;
         QUEUED_NANOS.set(queuedNanos);
@@ -134,8 +137,8 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             boolean expired = deadline.disarm();
             QUEUED_NANOS.remove();
             release();
-            if (e instanceof SQLTransientConnectionException) {
-                throw timeout(pool, start, (SQLTransientConnectionException) e);
+            if (e instanceof SQLTransientConnectionException fromHikari) {
+                throw timeout(pool, start, fromHikari);
             }
             if (expired && e instanceof SQLException) {
                 // HikariCP's answer to the deadline's interrupt
@@ -150,15 +153,6 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         return Wrappers.gated(connection, this);
     }
 
-    private boolean queue(long timeoutMillis, long start) throws InterruptedException {
-        try {
-            long left = TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - start);
-            return places.tryAcquire(left, TimeUnit.NANOSECONDS);
-        } finally {
-            wait.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        }
-    }
-
     private SQLException interrupted(InterruptedException e) {
         Thread.currentThread().interrupt();
         return new SQLException(poolName + " - Interrupted during connection acquisition", e);
@@ -167,22 +161,19 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     /** HikariCP's timeout (type, message, SQL state, cause), with the time of the whole borrow. */
     private SQLTransientConnectionException timeout(HikariDataSource pool, long start,
                                                     @Nullable SQLTransientConnectionException fromHikari) {
+        String message = poolName + " - Connection is not available, request timed out after "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms" + counts(pool.getHikariPoolMXBean());
         if (fromHikari == null) {
             Meter timeouts = metrics.getMeters().get(MetricRegistry.name(poolName, "pool", "ConnectionTimeoutRate"));
             if (timeouts != null) {
                 timeouts.mark();
             }
-        }
-        String message = poolName + " - Connection is not available, request timed out after "
-            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms" + counts(pool.getHikariPoolMXBean());
-        if (fromHikari == null) {
             return new SQLTransientConnectionException(message);
         }
         SQLTransientConnectionException timeout = new SQLTransientConnectionException(message,
             fromHikari.getSQLState(), fromHikari.getErrorCode(), fromHikari.getCause());
-        if (fromHikari.getNextException() != null) {
-            timeout.setNextException(fromHikari.getNextException());
-        }
+        // a null next exception adds nothing to the chain
+        timeout.setNextException(fromHikari.getNextException());
         return timeout;
     }
 
@@ -216,10 +207,7 @@ public final class FairBorrowGate implements QueueBeforeThePool {
 
     @Override
     public long takeQueuedNanos() {
-        if (queuedInPool.get() == 0) {
-            return 0;
-        }
-        Long queued = QUEUED_NANOS.get();
+        Long queued = queuedInPool.get() == 0 ? null : QUEUED_NANOS.get();
         if (queued == null) {
             return 0;
         }

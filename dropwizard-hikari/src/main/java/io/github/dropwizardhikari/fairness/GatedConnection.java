@@ -10,14 +10,11 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * gate back exactly once, on the first of {@link #close()}, {@link #abort(Executor)} or eviction
  * ({@link #evicted()}), however often and in whatever order they are called.
  *
- * <p>Every other call goes to HikariCP's connection unchanged, so HikariCP's state resets, statement tracking and
- * eviction on fatal SQL states all still apply; {@link #unwrap(Class)} reaches the driver's connection through it.
- * The statements, result sets and metadata it hands out lead back to this connection, not to HikariCP's
- * ({@link LinkedToGatedConnection}): whichever of them the application closes the connection through, the place
- * goes back.</p>
- *
- * <p>This class holds only what the gate adds; {@link Wrappers} generates its one subclass, whose every other
- * method calls HikariCP's connection.</p>
+ * <p>Every other call goes to HikariCP's connection unchanged (through the subclass {@link Wrappers} generates), so
+ * HikariCP's state resets, statement tracking and eviction on fatal SQL states all still apply;
+ * {@link #unwrap(Class)} reaches the driver's connection through it. The statements, result sets and metadata it
+ * hands out lead back to this connection, not to HikariCP's ({@link LinkedToGatedConnection}): whichever of them
+ * the application closes the connection through, the place goes back.</p>
  */
 public abstract class GatedConnection implements Connection {
     // a field updater, not an AtomicBoolean: one object less on every borrow
@@ -34,9 +31,7 @@ public abstract class GatedConnection implements Connection {
         this.gate = gate;
     }
 
-    /**
-     * @return HikariCP's connection, for HikariCP's own calls that need it ({@code evictConnection})
-     */
+    /** @return HikariCP's connection, for HikariCP's own calls that need it ({@code evictConnection}) */
     public final Connection pooled() {
         return delegate;
     }

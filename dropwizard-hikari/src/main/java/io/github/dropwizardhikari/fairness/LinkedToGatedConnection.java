@@ -18,13 +18,10 @@ import java.sql.Wrapper;
  * to HikariCP while its place at the gate stayed taken, and the pool would lose a connection until restart. So,
  * as HikariCP's own proxies do for its connection, every object that leads back is wrapped: {@code getConnection()}
  * answers the gated connection, {@code getStatement()} the wrapped statement, and each statement, result set or
- * metadata it returns is wrapped in turn. Every other call goes to HikariCP's object unchanged, and
- * {@code unwrap} reaches the driver's.</p>
- *
- * <p>This class holds only those ways back; {@link Wrappers} generates a subclass for each JDBC interface, whose
- * every other method calls HikariCP's object. Equality is identity, as {@link Object}'s. It is public, as the
- * generated classes are, so that code calling a JDBC method found on the object's class by reflection may call
- * those declared here too.</p>
+ * metadata it returns is wrapped in turn. Every other call goes to HikariCP's object unchanged, through the subclass
+ * {@link Wrappers} generates for each JDBC interface, and {@code unwrap} reaches the driver's. Equality is identity,
+ * as {@link Object}'s. It is public, as the generated classes are, so that code calling a JDBC method found on the
+ * object's class by reflection may call those declared here too.</p>
  */
 public abstract class LinkedToGatedConnection<D extends Wrapper> implements Wrapper {
     /** HikariCP's object, of the generated subclass's interface; the subclass calls it. */

@@ -4,17 +4,6 @@ import java.sql.SQLException;
 
 /** Told about the errors {@link ConnectionLossOverride} recognises, on the thread that used the connection. */
 interface ConnectionErrorListener {
-    ConnectionErrorListener NONE = new ConnectionErrorListener() {
-        @Override
-        public void connectionLost(SQLException e) {
-        }
-
-        @Override
-        public boolean readOnlyRejected(SQLException e) {
-            return false;
-        }
-    };
-
     /** A connection of the pool failed at the connection level; it is evicted. */
     void connectionLost(SQLException e);
 

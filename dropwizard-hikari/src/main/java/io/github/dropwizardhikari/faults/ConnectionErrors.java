@@ -64,20 +64,16 @@ public final class ConnectionErrors {
 
     public boolean isConnectionLoss(SQLException e) {
         String state = e.getSQLState();
-        if (state != null && (state.startsWith("08") || lostStates.contains(state))) {
-            return true;
-        }
-        return lostCodes.contains(e.getErrorCode());
+        return (state != null && (state.startsWith("08") || lostStates.contains(state)))
+            || lostCodes.contains(e.getErrorCode());
     }
 
     /** @return whether the server refused a write as read-only (a demoted primary, a replica) */
     public boolean isReadOnlyRejection(SQLException e) {
-        if (READ_ONLY_STATE.equals(e.getSQLState()) || readOnlyCodes.contains(e.getErrorCode())) {
-            return true;
-        }
         String message = e.getMessage();
-        return this == MARIADB && e.getErrorCode() == OPTION_PREVENTS_STATEMENT && message != null
-            && message.toLowerCase(Locale.ROOT).contains("read-only");
+        return READ_ONLY_STATE.equals(e.getSQLState()) || readOnlyCodes.contains(e.getErrorCode())
+            || (this == MARIADB && e.getErrorCode() == OPTION_PREVENTS_STATEMENT && message != null
+                && message.toLowerCase(Locale.ROOT).contains("read-only"));
     }
 
     @Override

@@ -122,10 +122,7 @@ public final class DatabaseOutage implements AutoCloseable {
     /** Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. */
     public Connection borrow(Borrow borrow) throws SQLException {
         refuseWhileWaitingCannotHelp();
-        if (!everConnected) {
-            return borrowBeforeFirstConnection(borrow);
-        }
-        return borrowNamingTheCause(borrow);
+        return everConnected ? borrowNamingTheCause(borrow) : borrowBeforeFirstConnection(borrow);
     }
 
     private void refuseWhileWaitingCannotHelp() throws SQLTransientConnectionException {
@@ -143,23 +140,22 @@ public final class DatabaseOutage implements AutoCloseable {
     private Connection borrowBeforeFirstConnection(Borrow borrow) throws SQLException {
         BorrowDeadline firstAttempt = BorrowDeadline.onDemand();
         beforeFirstConnection.add(firstAttempt);
-        Connection connection;
         try {
             // an attempt may have failed between the check above and joining the set
             refuseWhileWaitingCannotHelp();
-            connection = borrowNamingTheCause(borrow);
+            Connection connection = borrowNamingTheCause(borrow);
+            // a connection that came as the attempt failed is the borrower's all the same
+            firstAttempt.disarm();
+            return connection;
         } catch (SQLException | RuntimeException e) {
-            beforeFirstConnection.remove(firstAttempt);
             if (firstAttempt.disarm()) {
                 // HikariCP's answer to the interrupt
                 refuseWhileWaitingCannotHelp();
             }
             throw e;
+        } finally {
+            beforeFirstConnection.remove(firstAttempt);
         }
-        beforeFirstConnection.remove(firstAttempt);
-        // a connection that came as the attempt failed is the borrower's all the same
-        firstAttempt.disarm();
-        return connection;
     }
 
     private Connection borrowNamingTheCause(Borrow borrow) throws SQLException {

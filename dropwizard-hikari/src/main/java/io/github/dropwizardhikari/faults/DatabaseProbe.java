@@ -6,7 +6,6 @@ import com.zaxxer.hikari.util.Credentials;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,8 +35,7 @@ public final class DatabaseProbe implements AutoCloseable {
 
     /** @return how long connecting took, in milliseconds */
     public long connect(long timeoutMillis) throws SQLException, TimeoutException {
-        Callable<Long> connecting = this::connect;
-        Future<Long> attempt = executor.submit(connecting);
+        Future<Long> attempt = executor.submit(this::openAndClose);
         try {
             return attempt.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -50,13 +48,13 @@ public final class DatabaseProbe implements AutoCloseable {
             }
             throw new SQLException(String.valueOf(e.getCause()), "08001", e.getCause());
         } catch (TimeoutException e) {
-            // a late connection is closed by connect() itself
+            // a late connection is closed by openAndClose() itself
             attempt.cancel(true);
             throw e;
         }
     }
 
-    private long connect() throws SQLException {
+    private long openAndClose() throws SQLException {
         long started = System.nanoTime();
         HikariCredentialsProvider provider = pool.getCredentialsProvider();
         Credentials credentials = provider != null ? provider.getCredentials() : pool.getCredentials();

@@ -18,10 +18,6 @@ public final class EvictOn {
             .collect(Collectors.toUnmodifiableSet());
     }
 
-    public static EvictOn none() {
-        return new EvictOn(List.of());
-    }
-
     /** @return the first entry that is neither a five-character SQLState nor a vendor code, or {@code null} */
     public static String firstInvalid(List<String> entries) {
         for (String entry : entries) {
@@ -34,9 +30,6 @@ public final class EvictOn {
     }
 
     public boolean matches(SQLException e) {
-        if (entries.isEmpty()) {
-            return false;
-        }
         String state = e.getSQLState();
         return (state != null && entries.contains(state.toUpperCase(Locale.ROOT)))
             || entries.contains(Integer.toString(e.getErrorCode()));

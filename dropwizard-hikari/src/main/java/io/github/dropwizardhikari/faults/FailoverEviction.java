@@ -67,7 +67,7 @@ public final class FailoverEviction implements ConnectionErrorListener {
     }
 
     /** @return how many times the whole pool was evicted */
-    public int evictions() {
+    int evictions() {
         return evictions.get();
     }
 

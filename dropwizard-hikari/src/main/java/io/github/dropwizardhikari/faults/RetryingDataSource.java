@@ -74,15 +74,14 @@ final class RetryingDataSource implements DataSource {
     }
 
     private Connection attempt(@Nullable String user, @Nullable String password) throws SQLException {
-        Connection connection;
         try {
-            connection = connector.connect(user, password);
+            Connection connection = connector.connect(user, password);
+            outage.connected();
+            return connection;
         } catch (SQLException e) {
             outage.failed(e);
             throw e;
         }
-        outage.connected();
-        return connection;
     }
 
     private static void pauseUntil(long deadlineNanos, SQLException failure) throws SQLException {

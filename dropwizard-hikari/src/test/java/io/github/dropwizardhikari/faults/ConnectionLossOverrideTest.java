@@ -28,6 +28,21 @@ class ConnectionLossOverrideTest {
         }
     };
 
+    private static final ConnectionErrorListener NONE = new ConnectionErrorListener() {
+        @java.lang.Override
+        public void connectionLost(SQLException e) {
+        }
+
+        @java.lang.Override
+        public boolean readOnlyRejected(SQLException e) {
+            return false;
+        }
+    };
+
+    private static EvictOn none() {
+        return new EvictOn(List.of());
+    }
+
     private static SQLException error(String sqlState, int code) {
         return new SQLException("test error", sqlState, code);
     }
@@ -66,7 +81,7 @@ class ConnectionLossOverrideTest {
         "08S01, 0, communication link failure, jdbc:stub:orders",
     })
     void evictsOnConnectionLoss(String sqlState, int code, String what, String url) {
-        ConnectionLossOverride override = override(url, EvictOn.none(), listener);
+        ConnectionLossOverride override = override(url, none(), listener);
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.MUST_EVICT);
         assertThat(heard).containsExactly("lost " + sqlState);
     }
@@ -82,7 +97,7 @@ class ConnectionLossOverrideTest {
         "XX000, 1927, jdbc:stub:orders",
     })
     void vendorCodesCountOnlyFromTheirOwnDriver(String sqlState, int code, String url) {
-        ConnectionLossOverride override = override(url, EvictOn.none(), listener);
+        ConnectionLossOverride override = override(url, none(), listener);
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.CONTINUE_EVICT);
         assertThat(heard).isEmpty();
     }
@@ -111,7 +126,7 @@ class ConnectionLossOverrideTest {
     })
     void leavesOrdinaryErrorsToHikariCp(String sqlState, int code, String what) {
         ConnectionLossOverride override = override(what.startsWith("PostgreSQL") ? POSTGRESQL
-            : what.startsWith("H2") ? H2 : MARIADB, EvictOn.none(), listener);
+            : what.startsWith("H2") ? H2 : MARIADB, none(), listener);
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.CONTINUE_EVICT);
         assertThat(heard).isEmpty();
     }
@@ -124,14 +139,14 @@ class ConnectionLossOverrideTest {
         "HY000, 1290, The MariaDB server is running with the --read-only option so it cannot execute this statement",
     })
     void readOnlyRefusalsGoToTheListener(String sqlState, int code, String message) {
-        ConnectionLossOverride override = override(code == 0 ? POSTGRESQL : MARIADB, EvictOn.none(), listener);
+        ConnectionLossOverride override = override(code == 0 ? POSTGRESQL : MARIADB, none(), listener);
         assertThat(override.adjudicate(new SQLException(message, sqlState, code))).isEqualTo(Override.MUST_EVICT);
         assertThat(heard).containsExactly("read-only " + sqlState);
     }
 
     @Test
     void aReadOnlyRefusalKeepsTheConnectionWhenTheListenerDeclines() {
-        ConnectionLossOverride override = override(EvictOn.none(), ConnectionErrorListener.NONE);
+        ConnectionLossOverride override = override(none(), NONE);
         assertThat(override.adjudicate(error("25006", 0))).isEqualTo(Override.CONTINUE_EVICT);
     }
 
@@ -148,12 +163,12 @@ class ConnectionLossOverrideTest {
     @Test
     void theUsersOverrideWins() {
         ConnectionLossOverride keeps = new ConnectionLossOverride(new NeverEvict(),
-            ConnectionErrors.of(POSTGRESQL, null, null), EvictOn.none(), listener);
+            ConnectionErrors.of(POSTGRESQL, null, null), none(), listener);
         assertThat(keeps.adjudicate(error("57P01", 0))).isEqualTo(Override.DO_NOT_EVICT);
         assertThat(heard).isEmpty();
 
         ConnectionLossOverride evicts = new ConnectionLossOverride(new AlwaysEvict(),
-            ConnectionErrors.of(POSTGRESQL, null, null), EvictOn.none(), listener);
+            ConnectionErrors.of(POSTGRESQL, null, null), none(), listener);
         assertThat(evicts.adjudicate(error("42601", 0))).isEqualTo(Override.MUST_EVICT);
     }
 
