@@ -4,7 +4,6 @@ import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -27,8 +26,6 @@ import static java.util.Objects.requireNonNull;
  * {@code pool=<name>}, or on the only pool.
  */
 public final class PoolTasks {
-    private static final String FILTER_NAME = "dropwizard-hikari-pool-tasks";
-
     private PoolTasks() {
     }
 
@@ -37,18 +34,18 @@ public final class PoolTasks {
         List<PoolTask> tasks = List.of(new EvictTask(pools), new SuspensionTask(pools, true),
             new SuspensionTask(pools, false), new ResizeTask(pools), new StatusTask(pools));
         tasks.forEach(environment.admin()::addTask);
-        FilterRegistration.Dynamic refusals = environment.admin().addFilter(FILTER_NAME, new Refusals(tasks));
-        refusals.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+        environment.admin().addFilter("dropwizard-hikari-pool-tasks", new RefusalFilter(tasks))
+            .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
     }
 
     /**
      * Runs a pool task's checks in front of Dropwizard's task servlet, which answers any exception with a 500 and
      * an ERROR log: a refusal gets its own status (400 or 409) and message here instead.
      */
-    static final class Refusals implements Filter {
+    static final class RefusalFilter implements Filter {
         private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();
 
-        Refusals(List<PoolTask> tasks) {
+        RefusalFilter(List<PoolTask> tasks) {
             // the task servlet finds a task by the path after /tasks
             tasks.forEach(task -> tasksByPath.put("/" + task.getName(), task));
         }

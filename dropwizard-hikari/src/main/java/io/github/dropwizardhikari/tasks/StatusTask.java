@@ -21,10 +21,8 @@ import java.util.TreeMap;
  * under the YAML names; the password is never printed, secrets in the URL and properties are masked.
  */
 final class StatusTask extends PoolTask {
-    public static final String NAME = "pool-status";
-
-    public StatusTask(KnownPools pools) {
-        super(NAME, pools);
+    StatusTask(KnownPools pools) {
+        super("pool-status", pools);
     }
 
     @Override
@@ -35,7 +33,8 @@ final class StatusTask extends PoolTask {
             if (pool.isRunning() && !pool.isClosed()) {
                 HikariDataSource running = started(pool);
                 HikariPoolMXBean bean = running.getHikariPoolMXBean();
-                line(output, "state", state(running));
+                // HikariCP answers isRunning() false for a pool that is started but suspended
+                line(output, "state", running.isClosed() ? "closed" : running.isRunning() ? "running" : "suspended");
                 line(output, "connections", bean.getTotalConnections() + " total, " + bean.getActiveConnections()
                     + " in use, " + bean.getIdleConnections() + " idle, " + bean.getThreadsAwaitingConnection()
                     + " waiting");
