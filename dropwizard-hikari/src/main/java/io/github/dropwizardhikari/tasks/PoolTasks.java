@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -59,24 +58,19 @@ public final class PoolTasks {
                 chain.doFilter(request, response);
                 return;
             }
+            Map<String, List<String>> parameters = new LinkedHashMap<>();
+            http.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
             PoolTask.Action checked;
             try {
-                checked = task.check(parameters(http));
+                checked = task.check(parameters);
             } catch (TaskRefusal refusal) {
                 HttpServletResponse httpResponse = (HttpServletResponse) response;
                 httpResponse.setStatus(refusal.getStatus());
                 httpResponse.setContentType("text/plain;charset=UTF-8");
-                httpResponse.setCharacterEncoding(StandardCharsets.UTF_8.name());
                 httpResponse.getWriter().println(requireNonNull(refusal.getMessage()));
                 return;
             }
             task.proceedChecked(checked, () -> chain.doFilter(request, response));
-        }
-
-        private static Map<String, List<String>> parameters(HttpServletRequest request) {
-            Map<String, List<String>> parameters = new LinkedHashMap<>();
-            request.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
-            return parameters;
         }
     }
 }
