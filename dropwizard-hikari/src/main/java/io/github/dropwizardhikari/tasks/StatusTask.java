@@ -29,7 +29,6 @@ final class StatusTask extends PoolTask {
     protected Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters) {
         return output -> {
             line(output, "pool", pool.getPoolName());
-            HikariConfig settings;
             if (pool.isRunning() && !pool.isClosed()) {
                 HikariDataSource running = started(pool);
                 HikariPoolMXBean bean = running.getHikariPoolMXBean();
@@ -38,12 +37,11 @@ final class StatusTask extends PoolTask {
                 line(output, "connections", bean.getTotalConnections() + " total, " + bean.getActiveConnections()
                     + " in use, " + bean.getIdleConnections() + " idle, " + bean.getThreadsAwaitingConnection()
                     + " waiting");
-                settings = running;
+                settings(output, running);
             } else {
                 line(output, "state", pool.isClosed() ? "closed" : "not started (it starts on first use)");
-                settings = pool.configurationCopy();
+                settings(output, pool.configurationCopy());
             }
-            settings(output, settings);
         };
     }
 
