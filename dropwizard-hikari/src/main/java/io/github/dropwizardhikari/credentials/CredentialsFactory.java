@@ -98,7 +98,7 @@ public class CredentialsFactory {
         if (lifetime == null || (maxAge != 0 && maxAge <= lifetime.toMilliseconds())) {
             return Optional.empty();
         }
-        String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.') + 1) : "";
+        String parent = path.substring(0, path.lastIndexOf('.') + 1);
         return Optional.of(parent + "maxConnectionAge (" + (maxAge == 0 ? "no limit" : maxConnectionAge)
             + ") is longer than " + path + ".lifetime (" + lifetime + "): connections may outlive the credentials "
             + "they were opened with, and fail when the database revokes them. Set " + parent + "maxConnectionAge "

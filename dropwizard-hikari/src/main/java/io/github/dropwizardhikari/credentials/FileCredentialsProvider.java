@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -47,16 +46,12 @@ public final class FileCredentialsProvider implements HikariCredentialsProvider 
 
     private static String read(Path file, String what) {
         try {
-            return stripLineBreaks(Files.readString(file, StandardCharsets.UTF_8));
+            return Files.readString(file).replaceFirst("[\\r\\n]+\\z", "");
         } catch (IOException e) {
             // the exception's message is the file name or the OS's reason, never the content
             throw new UncheckedIOException("cannot read the " + what + " file " + file + ": "
                 + e.getClass().getSimpleName() + " " + e.getMessage(), e);
         }
-    }
-
-    static String stripLineBreaks(String value) {
-        return value.replaceFirst("[\\r\\n]+\\z", "");
     }
 
     @Override

@@ -18,7 +18,7 @@ public final class ReadableFileValidator implements ConstraintValidator<Readable
     }
 
     @Nullable
-    static String problem(String value) {
+    private static String problem(String value) {
         if (value.isBlank()) {
             return "the path is empty";
         }

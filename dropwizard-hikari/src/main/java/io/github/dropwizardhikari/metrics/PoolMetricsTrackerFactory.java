@@ -3,6 +3,7 @@ package io.github.dropwizardhikari.metrics;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
+import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
@@ -53,7 +54,7 @@ public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
         Tracker(String poolName, PoolStats stats) {
             String prefix = MetricRegistry.name(poolName, "pool");
             try {
-                wait = register(prefix + ".Wait", new Timer(new WindowedHdrReservoir()));
+                wait = register(waitName(poolName), new Timer(new WindowedHdrReservoir()));
                 usage = register(prefix + ".Usage", new Histogram(new WindowedHdrReservoir()));
                 creation = register(prefix + ".ConnectionCreation", new Histogram(new WindowedHdrReservoir()));
                 timeouts = register(prefix + ".ConnectionTimeoutRate", new Meter());
@@ -70,7 +71,7 @@ public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
             }
         }
 
-        private <T extends com.codahale.metrics.Metric> T register(String name, T metric) {
+        private <T extends Metric> T register(String name, T metric) {
             T registered = registry.register(name, metric);
             names.add(name);
             return registered;

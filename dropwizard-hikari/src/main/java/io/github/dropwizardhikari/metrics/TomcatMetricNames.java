@@ -2,7 +2,6 @@ package io.github.dropwizardhikari.metrics;
 
 import com.codahale.metrics.Counting;
 import com.codahale.metrics.Gauge;
-import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
@@ -67,11 +66,10 @@ public final class TomcatMetricNames {
     }
 
     private static long count(MetricRegistry registry, String name) {
-        Metric metric = registry.getMetrics().get(name);
-        return metric instanceof Counting ? ((Counting) metric).getCount() : 0L;
+        return registry.getMetrics().get(name) instanceof Counting counting ? counting.getCount() : 0L;
     }
 
-    public List<String> names() {
+    List<String> names() {
         return List.copyOf(registered);
     }
 

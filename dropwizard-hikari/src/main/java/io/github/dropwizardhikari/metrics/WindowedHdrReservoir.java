@@ -7,8 +7,10 @@ import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.Recorder;
 
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -40,9 +42,7 @@ public final class WindowedHdrReservoir implements Reservoir {
     }
 
     WindowedHdrReservoir(long window, TimeUnit unit, LongSupplier nanoTime) {
-        for (int i = 0; i < STRIPES; i++) {
-            recorders[i] = new Recorder(SIGNIFICANT_DIGITS);
-        }
+        Arrays.setAll(recorders, stripe -> new Recorder(SIGNIFICANT_DIGITS));
         this.windowNanos = unit.toNanos(window);
         this.nanoTime = nanoTime;
         this.windowStartNanos = nanoTime.getAsLong();
@@ -50,7 +50,7 @@ public final class WindowedHdrReservoir implements Reservoir {
 
     @Override
     public int size() {
-        return (int) Math.min(Integer.MAX_VALUE, window().getTotalCount());
+        return getSnapshot().size();
     }
 
     @Override
@@ -145,7 +145,7 @@ public final class WindowedHdrReservoir implements Reservoir {
 
         @Override
         public void dump(OutputStream output) {
-            try (PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(output, StandardCharsets.UTF_8))) {
+            try (PrintWriter out = new PrintWriter(new OutputStreamWriter(output, StandardCharsets.UTF_8))) {
                 for (HistogramIterationValue value : histogram.recordedValues()) {
                     out.printf("%d %d%n", value.getValueIteratedTo(), value.getCountAtValueIteratedTo());
                 }

@@ -14,12 +14,10 @@ import java.util.Map;
  * failed-over primary or to rotated credentials without a restart.
  */
 final class EvictTask extends PoolTask {
-    public static final String NAME = "pool-evict";
-
     private static final Logger LOGGER = LoggerFactory.getLogger(EvictTask.class);
 
-    public EvictTask(KnownPools pools) {
-        super(NAME, pools);
+    EvictTask(KnownPools pools) {
+        super("pool-evict", pools);
     }
 
     @Override

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTasks.Refusals} runs
+ * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTasks.RefusalFilter} runs
  * {@link #check} before Dropwizard's task servlet (which answers every exception with a 500), and
  * {@link #execute} then runs what was checked, so the pool acted on is the one the check found.
  */
@@ -28,7 +28,7 @@ abstract class PoolTask extends Task {
 
     private final KnownPools pools;
     private final Set<String> parameters;
-    // what PoolTasks.Refusals checked for the request this thread is serving, until the servlet has run the task
+    // what PoolTasks.RefusalFilter checked for the request this thread is serving, until the servlet has run the task
     private final ThreadLocal<Action> checkedRequest = new ThreadLocal<>();
 
     /** @param parameters the parameters the task takes besides {@code pool} */
@@ -124,13 +124,5 @@ abstract class PoolTask extends Task {
         } catch (SQLException e) {
             throw TaskRefusal.conflict("pool " + pool.getPoolName() + " is closed");
         }
-    }
-
-    protected static String state(HikariDataSource running) {
-        if (running.isClosed()) {
-            return "closed";
-        }
-        // HikariCP answers false for a pool that is started but suspended
-        return running.isRunning() ? "running" : "suspended";
     }
 }

@@ -4,7 +4,6 @@ import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -12,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -27,8 +25,6 @@ import static java.util.Objects.requireNonNull;
  * {@code pool=<name>}, or on the only pool.
  */
 public final class PoolTasks {
-    private static final String FILTER_NAME = "dropwizard-hikari-pool-tasks";
-
     private PoolTasks() {
     }
 
@@ -37,18 +33,18 @@ public final class PoolTasks {
         List<PoolTask> tasks = List.of(new EvictTask(pools), new SuspensionTask(pools, true),
             new SuspensionTask(pools, false), new ResizeTask(pools), new StatusTask(pools));
         tasks.forEach(environment.admin()::addTask);
-        FilterRegistration.Dynamic refusals = environment.admin().addFilter(FILTER_NAME, new Refusals(tasks));
-        refusals.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+        environment.admin().addFilter("dropwizard-hikari-pool-tasks", new RefusalFilter(tasks))
+            .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
     }
 
     /**
      * Runs a pool task's checks in front of Dropwizard's task servlet, which answers any exception with a 500 and
      * an ERROR log: a refusal gets its own status (400 or 409) and message here instead.
      */
-    static final class Refusals implements Filter {
+    static final class RefusalFilter implements Filter {
         private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();
 
-        Refusals(List<PoolTask> tasks) {
+        RefusalFilter(List<PoolTask> tasks) {
             // the task servlet finds a task by the path after /tasks
             tasks.forEach(task -> tasksByPath.put("/" + task.getName(), task));
         }
@@ -62,24 +58,19 @@ public final class PoolTasks {
                 chain.doFilter(request, response);
                 return;
             }
+            Map<String, List<String>> parameters = new LinkedHashMap<>();
+            http.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
             PoolTask.Action checked;
             try {
-                checked = task.check(parameters(http));
+                checked = task.check(parameters);
             } catch (TaskRefusal refusal) {
                 HttpServletResponse httpResponse = (HttpServletResponse) response;
                 httpResponse.setStatus(refusal.getStatus());
                 httpResponse.setContentType("text/plain;charset=UTF-8");
-                httpResponse.setCharacterEncoding(StandardCharsets.UTF_8.name());
                 httpResponse.getWriter().println(requireNonNull(refusal.getMessage()));
                 return;
             }
             task.proceedChecked(checked, () -> chain.doFilter(request, response));
-        }
-
-        private static Map<String, List<String>> parameters(HttpServletRequest request) {
-            Map<String, List<String>> parameters = new LinkedHashMap<>();
-            request.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
-            return parameters;
         }
     }
 }

@@ -15,13 +15,13 @@ import java.util.Optional;
  * as they become idle, and opens new ones on demand or up to {@code minSize}.
  */
 final class ResizeTask extends PoolTask {
-    public static final String NAME = "pool-resize";
+    static final String NAME = "pool-resize";
     static final String MAX_SIZE = "maxSize";
     static final String MIN_SIZE = "minSize";
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ResizeTask.class);
 
-    public ResizeTask(KnownPools pools) {
+    ResizeTask(KnownPools pools) {
         super(NAME, pools, MAX_SIZE, MIN_SIZE);
     }
 
@@ -61,19 +61,17 @@ final class ResizeTask extends PoolTask {
     }
 
     private static Optional<Integer> size(Map<String, List<String>> parameters, String name, int floor) {
-        Optional<String> value = single(parameters, name);
-        if (value.isEmpty()) {
-            return Optional.empty();
-        }
-        int size;
-        try {
-            size = Integer.parseInt(value.get());
-        } catch (NumberFormatException e) {
-            throw TaskRefusal.badRequest(name + " must be a whole number; got '" + value.get() + "'");
-        }
-        if (size < floor) {
-            throw TaskRefusal.badRequest(name + " must be at least " + floor + "; got " + size);
-        }
-        return Optional.of(size);
+        return single(parameters, name).map(value -> {
+            int size;
+            try {
+                size = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw TaskRefusal.badRequest(name + " must be a whole number; got '" + value + "'");
+            }
+            if (size < floor) {
+                throw TaskRefusal.badRequest(name + " must be at least " + floor + "; got " + size);
+            }
+            return size;
+        });
     }
 }

@@ -21,30 +21,27 @@ import java.util.TreeMap;
  * under the YAML names; the password is never printed, secrets in the URL and properties are masked.
  */
 final class StatusTask extends PoolTask {
-    public static final String NAME = "pool-status";
-
-    public StatusTask(KnownPools pools) {
-        super(NAME, pools);
+    StatusTask(KnownPools pools) {
+        super("pool-status", pools);
     }
 
     @Override
     protected Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters) {
         return output -> {
             line(output, "pool", pool.getPoolName());
-            HikariConfig settings;
             if (pool.isRunning() && !pool.isClosed()) {
                 HikariDataSource running = started(pool);
                 HikariPoolMXBean bean = running.getHikariPoolMXBean();
-                line(output, "state", state(running));
+                // HikariCP answers isRunning() false for a pool that is started but suspended
+                line(output, "state", running.isClosed() ? "closed" : running.isRunning() ? "running" : "suspended");
                 line(output, "connections", bean.getTotalConnections() + " total, " + bean.getActiveConnections()
                     + " in use, " + bean.getIdleConnections() + " idle, " + bean.getThreadsAwaitingConnection()
                     + " waiting");
-                settings = running;
+                settings(output, running);
             } else {
                 line(output, "state", pool.isClosed() ? "closed" : "not started (it starts on first use)");
-                settings = pool.configurationCopy();
+                settings(output, pool.configurationCopy());
             }
-            settings(output, settings);
         };
     }
 

@@ -37,13 +37,7 @@ final class SuspensionTask extends PoolTask {
                 + "allowPoolSuspension: false; set allowPoolSuspension: true in its configuration and restart to "
                 + "use " + SUSPEND + " and " + RESUME);
         }
-        return output -> {
-            if (suspend) {
-                suspend(running, name, output);
-            } else {
-                resume(running, name, output);
-            }
-        };
+        return suspend ? output -> suspend(running, name, output) : output -> resume(running, name, output);
     }
 
     // HikariCP's isRunning() is false for a suspended pool

@@ -6,7 +6,7 @@ final class TaskRefusal extends RuntimeException {
 
     private final int status;
 
-    TaskRefusal(int status, String message) {
+    private TaskRefusal(int status, String message) {
         super(message, null, false, false);
         this.status = status;
     }
