@@ -135,7 +135,6 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             connection = pool.getConnection();
         } catch (SQLException | RuntimeException e) {
             boolean expired = deadline.disarm();
-            QUEUED_NANOS.remove();
             release();
             if (e instanceof SQLTransientConnectionException fromHikari) {
                 throw timeout(pool, start, fromHikari);
@@ -147,6 +146,8 @@ public final class FairBorrowGate implements QueueBeforeThePool {
             throw e;
         } finally {
             queuedInPool.decrementAndGet();
+            // HikariCP has recorded the borrow by now; a pool without the bundle's tracker never takes the time
+            QUEUED_NANOS.remove();
         }
         // a connection that came as time ran out is the borrower's all the same
         deadline.disarm();
@@ -213,6 +214,11 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         }
         QUEUED_NANOS.remove();
         return queued;
+    }
+
+    /** @return whether this thread holds a queued time that no record of a borrow has taken */
+    static boolean queuedTimeLeftOnThisThread() {
+        return QUEUED_NANOS.get() != null;
     }
 
     /** @return the pool's size less the connections borrowed through the gate and not yet returned */

@@ -45,6 +45,12 @@ class FairBorrowGateTest {
     }
 
     private ManagedHikariDataSource build(String name, int size, long timeoutMillis) throws Exception {
+        return build(name, size, timeoutMillis, metrics);
+    }
+
+    /** @param registry where the pool's metrics go; {@code null}: nowhere, and no tracker records its borrows */
+    private ManagedHikariDataSource build(String name, int size, long timeoutMillis, MetricRegistry registry)
+        throws Exception {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl("jdbc:h2:mem:gate-" + name + ";DB_CLOSE_DELAY=-1");
@@ -53,8 +59,9 @@ class FairBorrowGateTest {
         config.setMinimumIdle(size);
         config.setConnectionTimeout(timeoutMillis);
         config.setValidationTimeout(250);
-        config.setMetricRegistry(metrics);
-        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, PoolOptions.defaults().withFairBorrowing(true));
+        config.setMetricRegistry(registry);
+        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null,
+            PoolOptions.defaults().withFairBorrowing(true));
         built.add(dataSource);
         dataSource.start();
         return dataSource;
@@ -105,6 +112,28 @@ class FairBorrowGateTest {
         assertThat(metrics.timer("arrival.pool.GateWait").getCount()).isEqualTo(8);
         assertThat(gate.waiting()).isZero();
         assertThat(gate.freePlaces()).isEqualTo(1);
+    }
+
+    @Test
+    void aQueuedBorrowLeavesNoQueuedTimeOnItsThreadWhenNoTrackerTakesIt() throws Exception {
+        ManagedHikariDataSource dataSource = build("untracked", 1, 20_000, null);
+        FairBorrowGate gate = gate(dataSource);
+
+        Connection held = dataSource.getConnection();
+        CompletableFuture<Boolean> leftOver = CompletableFuture.supplyAsync(() -> {
+            try (Connection connection = dataSource.getConnection()) {
+                assertThat(connection.isValid(1)).isTrue();
+                // another pool's tracker on this thread would otherwise read this pool's queued time
+                return FairBorrowGate.queuedTimeLeftOnThisThread();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        await("the borrower queues", () -> gate.waiting() == 1);
+        held.close();
+
+        assertThat(leftOver.get(20, TimeUnit.SECONDS)).isFalse();
+        assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("untracked."));
     }
 
     @Test
