@@ -2,6 +2,7 @@ package io.github.dropwizardhikari.admission;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,8 @@ final class AdmissionLimitWarning {
     }
 
     private String resizeNote(int limit) {
-        Gauge<?> maxConnections = metrics.getGauges().get(MetricRegistry.name(poolName, "pool", "MaxConnections"));
+        Gauge<?> maxConnections = metrics.getGauges()
+            .get(PoolMetricsTrackerFactory.name(poolName, PoolMetricsTrackerFactory.MAX_CONNECTIONS));
         if (maxConnections == null || !(maxConnections.getValue() instanceof Number size) || size.intValue() == limit) {
             return "";
         }

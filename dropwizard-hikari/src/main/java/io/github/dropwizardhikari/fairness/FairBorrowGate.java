@@ -6,6 +6,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
 import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
 import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
 import io.github.dropwizardhikari.pool.BorrowDeadline;
@@ -165,7 +166,8 @@ public final class FairBorrowGate implements QueueBeforeThePool {
         String message = poolName + " - Connection is not available, request timed out after "
             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + "ms" + counts(pool.getHikariPoolMXBean());
         if (fromHikari == null) {
-            Meter timeouts = metrics.getMeters().get(MetricRegistry.name(poolName, "pool", "ConnectionTimeoutRate"));
+            Meter timeouts = metrics.getMeters()
+                .get(PoolMetricsTrackerFactory.name(poolName, PoolMetricsTrackerFactory.CONNECTION_TIMEOUT_RATE));
             if (timeouts != null) {
                 timeouts.mark();
             }

@@ -25,6 +25,13 @@ import static java.util.Objects.requireNonNull;
  * ({@link WindowedHdrReservoir}) instead of a decaying sample.
  */
 public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
+    // the names other parts of the bundle read: this tracker registers them
+    public static final String WAIT = "Wait";
+    public static final String USAGE = "Usage";
+    public static final String CONNECTION_CREATION = "ConnectionCreation";
+    public static final String CONNECTION_TIMEOUT_RATE = "ConnectionTimeoutRate";
+    public static final String MAX_CONNECTIONS = "MaxConnections";
+
     private final MetricRegistry registry;
     private final QueueBeforeThePool queue;
 
@@ -34,9 +41,14 @@ public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
         this.queue = requireNonNull(queue, "queue");
     }
 
+    /** @return the full name of one of the pool's metrics: {@code <pool>.pool.<metric>} */
+    public static String name(String poolName, String metric) {
+        return MetricRegistry.name(poolName, "pool", metric);
+    }
+
     /** @return the name of the pool's {@code Wait} timer */
     public static String waitName(String poolName) {
-        return MetricRegistry.name(poolName, "pool", "Wait");
+        return name(poolName, WAIT);
     }
 
     @Override
@@ -52,19 +64,18 @@ public final class PoolMetricsTrackerFactory implements MetricsTrackerFactory {
         private final Meter timeouts;
 
         Tracker(String poolName, PoolStats stats) {
-            String prefix = MetricRegistry.name(poolName, "pool");
             try {
-                wait = register(waitName(poolName), new Timer(new WindowedHdrReservoir()));
-                usage = register(prefix + ".Usage", new Histogram(new WindowedHdrReservoir()));
-                creation = register(prefix + ".ConnectionCreation", new Histogram(new WindowedHdrReservoir()));
-                timeouts = register(prefix + ".ConnectionTimeoutRate", new Meter());
-                register(prefix + ".TotalConnections", (Gauge<Integer>) stats::getTotalConnections);
-                register(prefix + ".IdleConnections", (Gauge<Integer>) stats::getIdleConnections);
-                register(prefix + ".ActiveConnections", (Gauge<Integer>) stats::getActiveConnections);
-                register(prefix + ".PendingConnections",
+                wait = register(name(poolName, WAIT), new Timer(new WindowedHdrReservoir()));
+                usage = register(name(poolName, USAGE), new Histogram(new WindowedHdrReservoir()));
+                creation = register(name(poolName, CONNECTION_CREATION), new Histogram(new WindowedHdrReservoir()));
+                timeouts = register(name(poolName, CONNECTION_TIMEOUT_RATE), new Meter());
+                register(name(poolName, "TotalConnections"), (Gauge<Integer>) stats::getTotalConnections);
+                register(name(poolName, "IdleConnections"), (Gauge<Integer>) stats::getIdleConnections);
+                register(name(poolName, "ActiveConnections"), (Gauge<Integer>) stats::getActiveConnections);
+                register(name(poolName, "PendingConnections"),
                     (Gauge<Integer>) () -> stats.getPendingThreads() + queue.waiting());
-                register(prefix + ".MaxConnections", (Gauge<Integer>) stats::getMaxConnections);
-                register(prefix + ".MinConnections", (Gauge<Integer>) stats::getMinConnections);
+                register(name(poolName, MAX_CONNECTIONS), (Gauge<Integer>) stats::getMaxConnections);
+                register(name(poolName, "MinConnections"), (Gauge<Integer>) stats::getMinConnections);
             } catch (IllegalArgumentException e) {
                 close();
                 throw e;

@@ -34,20 +34,22 @@ public final class TomcatMetricNames {
      */
     public static TomcatMetricNames register(MetricRegistry registry, String poolName, HikariPoolMXBean pool) {
         requireNonNull(pool, "pool");
-        String hikari = MetricRegistry.name(poolName, "pool");
+        String created = PoolMetricsTrackerFactory.name(poolName, PoolMetricsTrackerFactory.CONNECTION_CREATION);
+        String borrowed = PoolMetricsTrackerFactory.waitName(poolName);
+        String returned = PoolMetricsTrackerFactory.name(poolName, PoolMetricsTrackerFactory.USAGE);
         Map<String, Gauge<?>> gauges = new LinkedHashMap<>();
         gauges.put("active", (Gauge<Integer>) pool::getActiveConnections);
         gauges.put("idle", (Gauge<Integer>) pool::getIdleConnections);
         gauges.put("waiting", (Gauge<Integer>) pool::getThreadsAwaitingConnection);
         gauges.put("size", (Gauge<Integer>) pool::getTotalConnections);
-        gauges.put("created", (Gauge<Long>) () -> count(registry, hikari + ".ConnectionCreation"));
-        gauges.put("borrowed", (Gauge<Long>) () -> count(registry, hikari + ".Wait"));
+        gauges.put("created", (Gauge<Long>) () -> count(registry, created));
+        gauges.put("borrowed", (Gauge<Long>) () -> count(registry, borrowed));
         gauges.put("reconnected", (Gauge<Long>) () -> 0L);
         // every connection created and no longer in the pool has been closed
         gauges.put("released", (Gauge<Long>) () -> Math.max(0L,
-            count(registry, hikari + ".ConnectionCreation") - pool.getTotalConnections()));
+            count(registry, created) - pool.getTotalConnections()));
         gauges.put("releasedIdle", (Gauge<Long>) () -> 0L);
-        gauges.put("returned", (Gauge<Long>) () -> count(registry, hikari + ".Usage"));
+        gauges.put("returned", (Gauge<Long>) () -> count(registry, returned));
         gauges.put("removeAbandoned", (Gauge<Long>) () -> 0L);
 
         TomcatMetricNames names = new TomcatMetricNames(registry);
