@@ -72,8 +72,13 @@ final class ApplicationPools implements Gauge<Integer> {
 
     /** Remembers a pool until it stops. */
     synchronized void built(ManagedHikariDataSource pool) {
+        remember(new WeakReference<>(requireNonNull(pool, "pool")));
+    }
+
+    /** Keeps {@code reference}, which a test may give already cleared, as the collector leaves it. */
+    synchronized void remember(WeakReference<ManagedHikariDataSource> reference) {
         forgetStoppedPools();
-        pools.add(new WeakReference<>(requireNonNull(pool, "pool")));
+        pools.add(reference);
     }
 
     /**

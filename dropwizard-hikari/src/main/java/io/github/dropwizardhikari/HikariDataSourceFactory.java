@@ -112,9 +112,11 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
  * connection.</td></tr>
  * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit state of
- * every borrowed connection; in Java, {@code null} leaves it to the driver (JDBC: on).</td></tr>
+ * every borrowed connection. Out of range: {@code null} (in Java or YAML; Dropwizard: the driver's own default) is
+ * adjusted to {@code true}, JDBC's default: HikariCP sets this state on every connection it hands out.</td></tr>
  * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state of
- * every borrowed connection; in Java, {@code null} leaves it to the driver (JDBC: off).</td></tr>
+ * every borrowed connection. Out of range: {@code null} (in Java or YAML; Dropwizard: the driver's own default) is
+ * adjusted to {@code false}, JDBC's default: HikariCP sets this state on every connection it hands out.</td></tr>
  * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>none (driver default)</td><td>The catalog of every
  * borrowed connection.</td></tr>
  * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT} (driver
@@ -288,12 +290,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- state of the connections handed out
 
-    /** {@code null}: the driver's default, which JDBC says is on. */
+    /** {@code null}: the pool uses JDBC's default, on, with a warning. */
     @JsonAlias("autoCommit")
     @Nullable
     private Boolean autoCommitByDefault = true;
 
-    /** {@code null}: the driver's default, which JDBC says is off. */
+    /** {@code null}: the pool uses JDBC's default, off, with a warning. */
     @JsonAlias("readOnly")
     @Nullable
     private Boolean readOnlyByDefault = false;

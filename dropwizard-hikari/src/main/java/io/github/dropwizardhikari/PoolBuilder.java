@@ -86,9 +86,8 @@ final class PoolBuilder {
         config.setValidationTimeout(check.used("validationQueryTimeout",
             SettingsRules.validationTimeout(factory.validationQueryTimeoutGiven(), maxWait)).toMilliseconds());
         config.setConnectionInitSql(factory.getInitializationQuery());
-        // null is the driver's default; JDBC says a new connection auto-commits and is not read-only
-        config.setAutoCommit(factory.getAutoCommitByDefault() == null || factory.getAutoCommitByDefault());
-        config.setReadOnly(factory.getReadOnlyByDefault() != null && factory.getReadOnlyByDefault());
+        config.setAutoCommit(check.used("autoCommitByDefault", factory.getAutoCommitByDefault()));
+        config.setReadOnly(check.used("readOnlyByDefault", factory.getReadOnlyByDefault()));
         config.setCatalog(factory.getDefaultCatalog());
         config.setTransactionIsolation(factory.getDefaultTransactionIsolation() == null ? null
             : IsolationNames.hikariName(factory.getDefaultTransactionIsolation()));

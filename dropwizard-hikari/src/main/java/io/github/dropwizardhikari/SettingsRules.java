@@ -52,6 +52,7 @@ final class SettingsRules {
             check.error("driverClass", "must not be set together with dataSourceClassName");
         }
         checkSizes();
+        checkConnectionStates();
         if (factory.getMaxWaitForConnection() == null || factory.getMinIdleTime() == null
             || factory.getKeepaliveTime() == null || factory.getLeakDetectionThreshold() == null
             || factory.getHealthCheckProperties() == null) {
@@ -125,6 +126,21 @@ final class SettingsRules {
             String given = minSize != null && minSize == used ? "minSize" : "initialSize";
             check.adjusted("maxSize", HikariDataSourceFactory.DEFAULT_MAX_SIZE + " (default)", used,
                 given + " is " + used + " and the pool must be able to hold that many connections");
+        }
+    }
+
+    /**
+     * In Java, {@code null} asks for the driver's own auto-commit and read-only states, as in Dropwizard; HikariCP
+     * 7.1 has no such choice, so the pool uses JDBC's defaults.
+     */
+    private void checkConnectionStates() {
+        String why = "HikariCP sets this state on every connection it hands out, so the driver's own default cannot "
+            + "stay; JDBC's default is ";
+        if (factory.getAutoCommitByDefault() == null) {
+            check.adjusted("autoCommitByDefault", null, true, why + "auto-commit on");
+        }
+        if (factory.getReadOnlyByDefault() == null) {
+            check.adjusted("readOnlyByDefault", null, false, why + "writable");
         }
     }
 

@@ -61,6 +61,8 @@ class AdjustedValuesTest {
         "adjusted_max_lifetime_floor.yml        | hikari.maxConnectionAge is 20 seconds; using 30 seconds instead: HikariCP retires connections no sooner than that",
         "adjusted_max_size_from_min_size.yml    | hikari.maxSize is 10 (default); using 15 instead: minSize is 15",
         "adjusted_max_size_from_initial_size.yml | hikari.maxSize is 10 (default); using 20 instead: initialSize is 20",
+        "adjusted_auto_commit_null.yml          | hikari.autoCommitByDefault is null; using true instead: HikariCP sets this state on every connection it hands out",
+        "adjusted_read_only_null.yml            | hikari.readOnlyByDefault is null; using false instead: HikariCP sets this state on every connection it hands out",
     })
     void isAcceptedAdjustedAndWarnedAboutOnce(String fixture, String warning) throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse(fixture);

@@ -343,6 +343,40 @@ class HikariDataSourceFactoryTest {
             assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "="));
     }
 
+    /** Each value as JSON shows it (secrets masked in both), nested blocks' values included. */
+    @Test
+    void toStringShowsTheValueOfEverySetting() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
+        com.fasterxml.jackson.databind.JsonNode json = io.dropwizard.jackson.Jackson.newObjectMapper()
+            .valueToTree(factory);
+
+        String text = factory.toString();
+
+        assertThat(json.get("admission").size()).as("admission's settings").isEqualTo(6);
+        List<String> expected = new ArrayList<>();
+        json.fields().forEachRemaining(setting -> expected.addAll(shown(setting.getKey(), setting.getValue())));
+        assertThat(expected).hasSizeGreaterThan(40)
+            .contains("maxWaitForConnection=3 seconds", "enabled=false", "maxConcurrentRequests=6",
+                "maxWait=750 milliseconds", "paths=[/questions/*, /answers]", "retryAfter=3 seconds");
+        assertThat(expected).allSatisfy(setting ->
+            assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "[,}]"));
+    }
+
+    /** @return {@code name=value} as {@code toString()} writes it; a block's or map's entries one by one */
+    private static List<String> shown(String name, com.fasterxml.jackson.databind.JsonNode value) {
+        if (value.isObject()) {
+            List<String> entries = new ArrayList<>();
+            value.fields().forEachRemaining(entry -> entries.addAll(shown(entry.getKey(), entry.getValue())));
+            return entries;
+        }
+        if (value.isArray()) {
+            List<String> elements = new ArrayList<>();
+            value.elements().forEachRemaining(element -> elements.add(element.asText()));
+            return List.of(name + "=" + elements.toString());
+        }
+        return List.of(name + "=" + (value.isNull() ? "null" : value.asText()));
+    }
+
     @Test
     void jsonCarriesNoSecretWhileJavaGettersKeepTheRealValues() throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");

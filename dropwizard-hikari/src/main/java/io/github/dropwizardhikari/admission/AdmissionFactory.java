@@ -120,6 +120,14 @@ public class AdmissionFactory {
         this.retryAfter = retryAfter;
     }
 
+    /** @return every setting with its value; {@code null} where the pool's own setting applies */
+    @Override
+    public String toString() {
+        return "AdmissionFactory{enabled=" + enabled + ", maxConcurrentRequests=" + maxConcurrentRequests
+            + ", maxWait=" + maxWait + ", maxWaitingRequests=" + maxWaitingRequests + ", paths=" + paths
+            + ", retryAfter=" + retryAfter + "}";
+    }
+
     /**
      * @param poolMaxSize           the default limit
      * @param poolConnectionTimeout the default wait

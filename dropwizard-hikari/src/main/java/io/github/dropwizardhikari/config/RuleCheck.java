@@ -77,10 +77,6 @@ public final class RuleCheck {
         return Collections.unmodifiableList(errors);
     }
 
-    public List<Adjustment> adjustments() {
-        return List.copyOf(adjustments.values());
-    }
-
     /** @return every warning, each once, keyed by what it is about: the adjustments first */
     public Map<String, String> warnings() {
         Map<String, String> all = new LinkedHashMap<>();

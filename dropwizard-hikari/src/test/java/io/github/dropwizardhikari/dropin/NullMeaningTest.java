@@ -3,11 +3,14 @@ package io.github.dropwizardhikari.dropin;
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.db.ManagedDataSource;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Java caller that passes {@code null} to a setter gets Dropwizard's meaning: for every setter of
  * {@code DataSourceFactory} that takes an object, the getter then answers as Dropwizard's does (or both setters
- * refuse the null), except where this factory documents another answer.
+ * refuse the null), except where this factory documents another answer. Where HikariCP cannot do what the null
+ * means in Dropwizard's pool, the pool uses the nearest value and says so in one WARN.
  */
 class NullMeaningTest {
     // getters whose answer after a null differs from Dropwizard's on purpose, and why
@@ -72,6 +76,63 @@ class NullMeaningTest {
         assertThat(config.isAutoCommit()).as("the driver's default: JDBC connections start in auto-commit").isTrue();
         assertThat(config.isReadOnly()).as("the driver's default: JDBC connections start writable").isFalse();
         assertThat(config.getValidationTimeout()).isEqualTo(5_000);
+    }
+
+    @Test
+    void aNullConnectionStateIsAdjustedToJdbcsDefaultWithOneWarningEach() {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:null-states");
+        factory.setAutoCommitByDefault(null);
+        factory.setReadOnlyByDefault(null);
+
+        try (CapturedWarnings warnings = new CapturedWarnings()) {
+            factory.toHikariConfig(new MetricRegistry(), "null-states");
+            factory.toHikariConfig(new MetricRegistry(), "null-states");
+
+            String why = "; using %s instead: HikariCP sets this state on every connection it hands out, so the "
+                + "driver's own default cannot stay; JDBC's default is %s";
+            assertThat(warnings.startingWith("autoCommitByDefault"))
+                .containsExactly("autoCommitByDefault is null" + why.formatted(true, "auto-commit on"));
+            assertThat(warnings.startingWith("readOnlyByDefault"))
+                .containsExactly("readOnlyByDefault is null" + why.formatted(false, "writable"));
+        }
+        assertThat(factory.getAutoCommitByDefault()).as("the factory keeps what it was given").isNull();
+        assertThat(factory.getReadOnlyByDefault()).isNull();
+    }
+
+    @Test
+    void aGivenConnectionStateIsNotWarnedAbout() {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:given-states");
+        factory.setAutoCommitByDefault(false);
+
+        try (CapturedWarnings warnings = new CapturedWarnings()) {
+            factory.toHikariConfig(new MetricRegistry(), "given-states");
+
+            assertThat(warnings.startingWith("autoCommitByDefault")).isEmpty();
+            assertThat(warnings.startingWith("readOnlyByDefault")).isEmpty();
+        }
+    }
+
+    /** H2 reads {@code AUTOCOMMIT=OFF} in the URL: the driver's own default is off, and the pool overrides it. */
+    @Test
+    void aDriverWhoseDefaultIsNotToAutoCommitHandsOutAutoCommittingConnections() throws Exception {
+        String url = "jdbc:h2:mem:driver-default-" + System.nanoTime() + ";AUTOCOMMIT=OFF";
+        try (Connection plain = DriverManager.getConnection(url)) {
+            assertThat(plain.getAutoCommit()).as("the driver's own default, without the pool").isFalse();
+        }
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(url);
+        factory.setAutoCommitByDefault(null);
+        ManagedDataSource dataSource = factory.build(new MetricRegistry(), "driver-default");
+        try {
+            dataSource.start();
+            try (Connection borrowed = dataSource.getConnection()) {
+                assertThat(borrowed.getAutoCommit()).as("JDBC's default, which HikariCP sets").isTrue();
+            }
+        } finally {
+            dataSource.stop();
+        }
     }
 
     private static Optional<Method> getter(String property) {
