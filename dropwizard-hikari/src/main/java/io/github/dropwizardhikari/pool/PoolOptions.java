@@ -17,18 +17,4 @@ import org.jspecify.annotations.Nullable;
  */
 public record PoolOptions(@Nullable PoolSizing sizing, boolean tomcatMetricNames, boolean fairBorrowing,
                           @Nullable FaultHandling faults) {
-    /**
-     * @return the sizing log, no Tomcat gauges, HikariCP's own hand-off, and the default fault handling
-     */
-    public static PoolOptions defaults() {
-        return new PoolOptions(PoolSizing.direct(), false, false, FaultHandling.defaults());
-    }
-
-    public PoolOptions withFairBorrowing(boolean fair) {
-        return new PoolOptions(sizing, tomcatMetricNames, fair, faults);
-    }
-
-    public PoolOptions withFaults(@Nullable FaultHandling handling) {
-        return new PoolOptions(sizing, tomcatMetricNames, fairBorrowing, handling);
-    }
 }

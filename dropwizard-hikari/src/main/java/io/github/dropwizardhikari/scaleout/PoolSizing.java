@@ -27,10 +27,6 @@ public final class PoolSizing {
         this.pooler = requireNonNull(pooler, "pooler");
     }
 
-    public static PoolSizing direct() {
-        return new PoolSizing(PoolerMode.NONE);
-    }
-
     /** @return the started thread, or {@code null} when the bundle cannot read this database's limit */
     @Nullable
     public Thread reportInBackground(HikariConfig config, Callable<Connection> connect) {

@@ -4,7 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.TestPoolOptions;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.jdbc.JdbcPreparedStatement;
 import org.h2.jdbc.JdbcStatement;
@@ -61,7 +61,7 @@ class FairBorrowGateTest {
         config.setValidationTimeout(250);
         config.setMetricRegistry(registry);
         ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null,
-            PoolOptions.defaults().withFairBorrowing(true));
+            TestPoolOptions.fair());
         built.add(dataSource);
         dataSource.start();
         return dataSource;

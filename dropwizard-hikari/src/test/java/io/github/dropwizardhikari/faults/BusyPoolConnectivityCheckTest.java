@@ -5,7 +5,7 @@ import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.TestPoolOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class BusyPoolConnectivityCheckTest {
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(1_000);
         return new ManagedHikariDataSource(config, healthChecks,
-            PoolOptions.defaults().withFaults(new FaultHandling(0, List.of(), true)));
+            TestPoolOptions.withFaults(new FaultHandling(0, List.of(), true)));
     }
 
     @AfterEach

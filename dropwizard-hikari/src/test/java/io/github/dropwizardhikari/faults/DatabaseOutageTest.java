@@ -6,7 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.TestPoolOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class DatabaseOutageTest {
         config.setConnectionTimeout(TIMEOUT_MILLIS);
         config.setInitializationFailTimeout(initializationFailTimeout);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config, healthChecks,
-            PoolOptions.defaults().withFaults(FaultHandling.defaults()));
+            TestPoolOptions.withFaults(FaultHandling.defaults()));
         pools.add(pool);
         return pool;
     }

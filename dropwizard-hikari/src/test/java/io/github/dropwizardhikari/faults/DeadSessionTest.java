@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.TestPoolOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,7 +102,7 @@ class DeadSessionTest {
     void theBundleNeverHandsItOutAgain() throws SQLException {
         // failover eviction off: the connection-loss override alone must do it
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config("dead-bundle"), null,
-            PoolOptions.defaults().withFaults(new FaultHandling(0, List.of(), false)));
+            TestPoolOptions.withFaults(new FaultHandling(0, List.of(), false)));
         try {
             assertThat(borrowsAfterTheSessionDies(pool, "dead-bundle")).isEmpty();
         } finally {

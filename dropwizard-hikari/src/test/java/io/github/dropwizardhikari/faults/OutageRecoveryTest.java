@@ -3,7 +3,7 @@ package io.github.dropwizardhikari.faults;
 import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.pool.FaultHandling;
 import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
+import io.github.dropwizardhikari.pool.TestPoolOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class OutageRecoveryTest {
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(1_000);
         return new ManagedHikariDataSource(config, null,
-            PoolOptions.defaults().withFaults(new FaultHandling(probeIntervalMillis, List.of(), true)));
+            TestPoolOptions.withFaults(new FaultHandling(probeIntervalMillis, List.of(), true)));
     }
 
     /** @return milliseconds from the database's return until a borrower gets a connection */

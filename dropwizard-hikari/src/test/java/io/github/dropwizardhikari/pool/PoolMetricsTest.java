@@ -57,7 +57,7 @@ class PoolMetricsTest {
         config.setConnectionTimeout(500);
         config.setValidationTimeout(250);
         config.setMetricRegistry(metrics);
-        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, PoolOptions.defaults());
+        ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, null, TestPoolOptions.unfair());
         built.add(dataSource);
         return dataSource;
     }
@@ -137,7 +137,7 @@ class PoolMetricsTest {
         config.addHealthCheckProperty("expected99thPercentileMs", "100");
         HealthCheckRegistry checks = new HealthCheckRegistry();
         ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, checks,
-            PoolOptions.defaults().withFairBorrowing(true));
+            TestPoolOptions.fair());
         built.add(dataSource);
         dataSource.start();
         HikariPoolMXBean bean = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();

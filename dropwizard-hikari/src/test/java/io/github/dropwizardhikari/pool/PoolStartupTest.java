@@ -6,6 +6,7 @@ import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.github.dropwizardhikari.metrics.TomcatMetricNames;
 import io.github.dropwizardhikari.scaleout.PoolSizing;
+import io.github.dropwizardhikari.scaleout.PoolerMode;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +32,7 @@ class PoolStartupTest {
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(500);
         config.setMetricRegistry(metrics);
-        PoolOptions options = new PoolOptions(PoolSizing.direct(), true, true, FaultHandling.defaults());
+        PoolOptions options = new PoolOptions(new PoolSizing(PoolerMode.NONE), true, true, FaultHandling.defaults());
         ManagedHikariDataSource dataSource = new ManagedHikariDataSource(config, healthChecks, options);
         try {
             assertThatThrownBy(dataSource::start)

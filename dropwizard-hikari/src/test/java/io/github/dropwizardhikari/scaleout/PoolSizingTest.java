@@ -39,7 +39,7 @@ class PoolSizingTest {
     void anUnknownDatabaseIsNotConnectedTo() {
         AtomicInteger connects = new AtomicInteger();
 
-        Thread thread = PoolSizing.direct().reportInBackground(config("jdbc:h2:mem:sized"), () -> {
+        Thread thread = new PoolSizing(PoolerMode.NONE).reportInBackground(config("jdbc:h2:mem:sized"), () -> {
             connects.incrementAndGet();
             throw new SQLException("must not be called");
         });
@@ -54,7 +54,7 @@ class PoolSizingTest {
         CountDownLatch asked = new CountDownLatch(1);
 
         long started = System.nanoTime();
-        Thread thread = PoolSizing.direct().reportInBackground(config("jdbc:postgresql://10.255.255.1/app"), () -> {
+        Thread thread = new PoolSizing(PoolerMode.NONE).reportInBackground(config("jdbc:postgresql://10.255.255.1/app"), () -> {
             asked.countDown();
             release.await();
             throw new SQLException("the server never answered");
@@ -79,7 +79,7 @@ class PoolSizingTest {
         logger.addAppender(appender);
         logger.setLevel(Level.INFO);
         try {
-            Thread thread = PoolSizing.direct().reportInBackground(config("jdbc:postgresql://db/app"),
+            Thread thread = new PoolSizing(PoolerMode.NONE).reportInBackground(config("jdbc:postgresql://db/app"),
                 () -> { throw new SQLException("connection refused"); });
             thread.join(10_000);
         } finally {
