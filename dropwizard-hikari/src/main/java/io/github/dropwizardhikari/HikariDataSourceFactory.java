@@ -232,11 +232,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- pool size
 
-    /** {@code null}: the same as {@code maxSize}, a fixed-size pool. */
+    /** Read only once given; until then the getter follows {@code maxSize}, whichever order the setters run in. */
     @JsonAlias("minimumIdle")
-    @Nullable
     @Min(0)
-    private Integer minSize;
+    private int minSize;
 
     @JsonAlias("maximumPoolSize")
     @Min(1)
@@ -314,9 +313,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- HikariCP only
 
-    /** {@code null}: not set; 1 ms, or what {@code initialSize: 0} or {@code ignoreExceptionOnPreLoad} ask. */
-    @Nullable
-    private Duration initializationFailTimeout;
+    /** Only a value given wins over what {@code initialSize: 0} or {@code ignoreExceptionOnPreLoad} ask. */
+    private Duration initializationFailTimeout = Duration.milliseconds(1);
 
     private boolean isolateInternalQueries = false;
 
@@ -439,11 +437,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     public int getMinSize() {
-        return minSize == null ? getMaxSize() : minSize;
+        return isGiven("minSize") ? minSize : getMaxSize();
     }
 
     public void setMinSize(int minSize) {
-        this.minSize = minSize;
+        this.minSize = given("minSize", minSize);
     }
 
     public int getMaxSize() {
@@ -452,8 +450,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     private int largestSizeGiven() {
-        Integer initialSize = initialSizeGiven();
-        return Math.max(minSize == null ? 0 : minSize, initialSize == null ? 0 : initialSize);
+        return Math.max(isGiven("minSize") ? minSize : 0, isGiven("initialSize") ? initialSize() : 0);
     }
 
     public void setMaxSize(int maxSize) {
@@ -571,11 +568,14 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     public Duration getInitializationFailTimeout() {
-        return initializationFailTimeout == null ? Duration.milliseconds(1) : initializationFailTimeout;
+        return initializationFailTimeout;
     }
 
-    public void setInitializationFailTimeout(Duration initializationFailTimeout) {
-        this.initializationFailTimeout = initializationFailTimeout;
+    /** @param initializationFailTimeout {@code null} (YAML's {@code ~} too) leaves it as it was */
+    public void setInitializationFailTimeout(@Nullable Duration initializationFailTimeout) {
+        if (initializationFailTimeout != null) {
+            this.initializationFailTimeout = given("initializationFailTimeout", initializationFailTimeout);
+        }
     }
 
     public boolean isIsolateInternalQueries() {
@@ -725,9 +725,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @Override
     public void asSingleConnectionPool() {
-        minSize = 1;
+        minSize = given("minSize", 1);
         maxSize = given("maxSize", 1);
-        useInitialSize(1);
+        singleConnectionInitialSize();
     }
 
     // ---- rules
@@ -759,34 +759,22 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // Dropwizard's three size rules, on the sizes given; SettingsRules reports them
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
-        return minSize == null || minSize <= getMaxSize();
+        return !isGiven("minSize") || minSize <= getMaxSize();
     }
 
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
-        Integer initialSize = initialSizeGiven();
-        return initialSize == null || initialSize <= getMaxSize();
+        return !isGiven("initialSize") || initialSize() <= getMaxSize();
     }
 
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
-        Integer initialSize = initialSizeGiven();
-        return initialSize == null || minSize == null || minSize <= initialSize;
-    }
-
-    @Nullable
-    Integer minSizeGiven() {
-        return minSize;
+        return !isGiven("initialSize") || !isGiven("minSize") || minSize <= initialSize();
     }
 
     @Nullable
     Duration validationQueryTimeoutGiven() {
         return validationQueryTimeout;
-    }
-
-    @Nullable
-    Duration initializationFailTimeoutGiven() {
-        return initializationFailTimeout;
     }
 
     // ---- building the pool
@@ -835,6 +823,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
                 case "password" -> password == null ? "none" : Redaction.MASK;
                 case "url" -> Redaction.url(url);
                 case "properties" -> properties == null ? null : Redaction.properties(properties);
+                case "minSize" -> getMinSize();
                 default -> field.get(this);
             };
         } catch (IllegalAccessException e) {

@@ -132,12 +132,10 @@ final class PoolBuilder {
      * {@code initializationFailTimeout} that is set wins.
      */
     private static long initializationFailTimeoutMillis(HikariDataSourceFactory factory) {
-        Duration given = factory.initializationFailTimeoutGiven();
-        if (given != null) {
-            return given.toMilliseconds();
+        if (factory.isGiven("initializationFailTimeout")) {
+            return factory.getInitializationFailTimeout().toMilliseconds();
         }
-        Integer initialSize = factory.initialSizeGiven();
-        if (initialSize != null && initialSize == 0) {
+        if (factory.isGiven("initialSize") && factory.initialSize() == 0) {
             return -1;
         }
         return factory.ignoresExceptionOnPreLoad() ? 0 : factory.getInitializationFailTimeout().toMilliseconds();

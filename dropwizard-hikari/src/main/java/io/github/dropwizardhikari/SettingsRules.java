@@ -122,8 +122,7 @@ final class SettingsRules {
         }
         int used = factory.getMaxSize();
         if (used > HikariDataSourceFactory.DEFAULT_MAX_SIZE) {
-            Integer minSize = factory.minSizeGiven();
-            String given = minSize != null && minSize == used ? "minSize" : "initialSize";
+            String given = factory.isGiven("minSize") && factory.getMinSize() == used ? "minSize" : "initialSize";
             check.adjusted("maxSize", HikariDataSourceFactory.DEFAULT_MAX_SIZE + " (default)", used,
                 given + " is " + used + " and the pool must be able to hold that many connections");
         }
@@ -192,7 +191,7 @@ final class SettingsRules {
         if (factory.getMinSize() < maxSize) {
             return;
         }
-        boolean minSizeGiven = factory.minSizeGiven() != null;
+        boolean minSizeGiven = factory.isGiven("minSize");
         String why = minSizeGiven
             ? "minSize equals maxSize (" + maxSize + "), so the pool keeps that many connections open"
             : "minSize is not set, so the pool keeps maxSize (" + maxSize + ") connections open";

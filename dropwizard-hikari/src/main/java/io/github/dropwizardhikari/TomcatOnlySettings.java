@@ -8,7 +8,6 @@ import io.github.dropwizardhikari.config.TomcatOnly;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Field;
 import java.util.Arrays;
@@ -30,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * with the database down) and are not warned about.
  *
  * <p>It also remembers which settings the block gives, whichever way (YAML or a Java setter): a few rules tell a
- * value given from the same value left as the default.</p>
+ * value given from the same value left as the default, and {@code minSize} and {@code initialSize} follow another
+ * size until given.</p>
  *
  * <p>Public only because its setters are part of {@link HikariDataSourceFactory}'s API; nothing else extends it.</p>
  */
@@ -64,11 +64,10 @@ public abstract class TomcatOnlySettings {
         + "makes borrowers wait in arrival order")
     private boolean useFairQueue = true;
 
-    /** {@code null}: not set; HikariCP fills the pool to {@code minSize}. */
+    /** Read only once given; until then the getter follows {@code minSize}, whichever order the setters run in. */
     @TomcatOnly("HikariCP fills the pool up to minSize in the background")
-    @Nullable
     @Min(0)
-    private Integer initialSize;
+    private int initialSize;
 
     @TomcatOnly("use leakDetectionThreshold to log the stack trace of a connection held too long")
     private boolean logAbandonedConnections = false;
@@ -178,11 +177,11 @@ public abstract class TomcatOnlySettings {
         this.useFairQueue = given("useFairQueue", fair);
     }
 
-    /** @return {@code initialSize} as set, or else {@code minSize} */
+    /** @return {@code initialSize} as given, or else {@code minSize} */
     @Deprecated
     @JsonIgnore
     public int getInitialSize() {
-        return initialSize == null ? getMinSize() : initialSize;
+        return isGiven("initialSize") ? initialSize : getMinSize();
     }
 
     @Deprecated
@@ -356,7 +355,7 @@ public abstract class TomcatOnlySettings {
             givenSettings = Set.copyOf(given);
         }
         for (String key : givenSettings) {
-            boolean honoured = key.equals("initialSize") && initialSize != null && initialSize == 0
+            boolean honoured = key.equals("initialSize") && initialSize == 0
                 || key.equals("ignoreExceptionOnPreLoad") && ignoreExceptionOnPreLoad;
             if (ADVICE.containsKey(key) && !honoured) {
                 tomcatOnly.add(key);
@@ -371,12 +370,11 @@ public abstract class TomcatOnlySettings {
         return path + ": ignoring this Tomcat pool setting: HikariCP has no such setting; " + advice + ".";
     }
 
-    @Nullable
-    Integer initialSizeGiven() {
-        return initialSize;
+    // the deprecated getters' twins, for callers that are not deprecated
+    int initialSize() {
+        return getInitialSize();
     }
 
-    // the deprecated getter's twin, for callers that are not deprecated
     boolean ignoresExceptionOnPreLoad() {
         return ignoreExceptionOnPreLoad;
     }
@@ -385,9 +383,14 @@ public abstract class TomcatOnlySettings {
         return given.contains(key);
     }
 
-    /** Sets {@code initialSize} for Dropwizard's single-connection pool, which gives nothing to warn about. */
-    void useInitialSize(int initialSize) {
-        this.initialSize = initialSize;
+    /**
+     * For Dropwizard's single-connection pool: an {@code initialSize} given becomes 1 (and is still warned about);
+     * one not given follows {@code minSize} and is not recorded, so it gives nothing to warn about.
+     */
+    void singleConnectionInitialSize() {
+        if (isGiven("initialSize")) {
+            initialSize = 1;
+        }
     }
 
     /** @return {@code value}, recording that {@code key} was given */

@@ -306,6 +306,27 @@ class HikariDataSourceFactoryTest {
     }
 
     @Test
+    void asSingleConnectionPoolOverridesSizesGivenAndAddsNoTomcatOnlySetting() throws Exception {
+        HikariDataSourceFactory plain = FactoryFixtures.parse("minimal.yml");
+        plain.asSingleConnectionPool();
+
+        assertThat(plain.getInitialSize()).isEqualTo(1);
+        assertThat(plain.getTomcatOnlySettings()).isEmpty();
+        assertThat(plain.toHikariConfig(metrics, "single-plain").getInitializationFailTimeout()).isEqualTo(1);
+
+        HikariDataSourceFactory sized = FactoryFixtures.parse("minimal.yml");
+        sized.setMinSize(5);
+        sized.setInitialSize(5);
+        sized.asSingleConnectionPool();
+        HikariConfig config = sized.toHikariConfig(metrics, "single-sized");
+
+        assertThat(config.getMinimumIdle()).isEqualTo(1);
+        assertThat(config.getMaximumPoolSize()).isEqualTo(1);
+        assertThat(sized.getInitialSize()).isEqualTo(1);
+        assertThat(sized.getTomcatOnlySettings()).containsExactly("initialSize");
+    }
+
+    @Test
     void transactionIsolationAcceptsDropwizardAndHikariSpellings() {
         assertThat(IsolationNames.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
         assertThat(IsolationNames.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
@@ -375,6 +396,16 @@ class HikariDataSourceFactoryTest {
             return List.of(name + "=" + elements.toString());
         }
         return List.of(name + "=" + (value.isNull() ? "null" : value.asText()));
+    }
+
+    @Test
+    void toStringShowsTheValuesInUseForSettingsNotGiven() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
+        assertThat(factory.toString())
+            .contains("minSize=10,", "maxSize=10,", "initializationFailTimeout=1 millisecond,");
+
+        factory.setMaxSize(4);
+        assertThat(factory.toString()).contains("minSize=4,", "maxSize=4,");
     }
 
     @Test

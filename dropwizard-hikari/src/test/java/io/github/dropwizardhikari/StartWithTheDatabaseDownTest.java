@@ -81,6 +81,22 @@ class StartWithTheDatabaseDownTest {
     }
 
     @Test
+    void anInitializationFailTimeoutGivenWinsEvenAtItsDefaultAndANullOneIsNotGiven() {
+        HikariDataSourceFactory atDefault = factory("keys-at-default");
+        atDefault.setMinSize(0);
+        atDefault.setInitialSize(0);
+        atDefault.setInitializationFailTimeout(Duration.milliseconds(1));
+        assertThat(atDefault.toHikariConfig(metrics, "keys-at-default").getInitializationFailTimeout()).isEqualTo(1);
+
+        HikariDataSourceFactory nullOne = factory("keys-null");
+        nullOne.setMinSize(0);
+        nullOne.setInitialSize(0);
+        nullOne.setInitializationFailTimeout(null);
+        assertThat(nullOne.getInitializationFailTimeout()).isEqualTo(Duration.milliseconds(1));
+        assertThat(nullOne.toHikariConfig(metrics, "keys-null").getInitializationFailTimeout()).isEqualTo(-1);
+    }
+
+    @Test
     void byDefaultThePoolRefusesToStartWithTheDatabaseDown() throws Exception {
         OutageDriver.down(true);
         ManagedDataSource pool = factory("down-default").build(metrics, "down-default");
