@@ -132,6 +132,9 @@ class AdjustedValuesTest {
 
         assertThat(factory.toString()).isEqualTo(settings);
         assertThat(again).usingRecursiveComparison().ignoringFields("poolName").isEqualTo(first);
+        // every field, the Tomcat-only ones and what the block remembers included, against the same block parsed
+        // once more and never validated again nor built
+        assertThat(factory).usingRecursiveComparison().isEqualTo(FactoryFixtures.parse(fixture));
     }
 
     @Test
