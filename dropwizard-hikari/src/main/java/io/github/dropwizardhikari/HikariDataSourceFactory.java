@@ -788,7 +788,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
      * @return a configuration HikariCP accepts without adjusting any value
      */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
-        return PoolBuilder.hikariConfig(this, metricRegistry, name);
+        return resolve(metricRegistry, name).config();
+    }
+
+    /**
+     * Resolves the settings: HikariCP's configuration, with the values HikariCP cannot honour replaced, and the
+     * warnings that say which; the warnings not logged yet are logged, errors are thrown.
+     *
+     * @throws IllegalStateException when the settings break a rule
+     */
+    public ResolvedSettings resolve(MetricRegistry metricRegistry, String name) {
+        return PoolBuilder.resolve(this, metricRegistry, name);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.github.dropwizardhikari.pool.UnusableDataSource;
 import io.github.dropwizardhikari.scaleout.PoolSizing;
 import org.jspecify.annotations.Nullable;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -41,7 +42,7 @@ final class PoolBuilder {
         requireNonNull(metricRegistry, "metricRegistry");
         HikariConfig config;
         try {
-            config = hikariConfig(factory, metricRegistry, name);
+            config = resolve(factory, metricRegistry, name).config();
             config.validate();
         } catch (RuntimeException unusable) {
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
@@ -57,10 +58,11 @@ final class PoolBuilder {
     }
 
     /**
-     * @return a new {@link HikariConfig}, one line per setting, with values HikariCP accepts without adjusting any
+     * @return the settings as HikariCP's configuration, one line per setting, with values HikariCP accepts without
+     * adjusting any, and their warnings
      * @throws IllegalStateException when the settings break a rule
      */
-    static HikariConfig hikariConfig(HikariDataSourceFactory factory, MetricRegistry metricRegistry, String name) {
+    static ResolvedSettings resolve(HikariDataSourceFactory factory, MetricRegistry metricRegistry, String name) {
         RuleCheck check = applyRules(factory);
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
@@ -104,7 +106,7 @@ final class PoolBuilder {
         factory.getExceptionOverrideClassName().ifPresent(config::setExceptionOverrideClassName);
         config.setHealthCheckProperties(toProperties(factory.getHealthCheckProperties()));
         config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
-        return config;
+        return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
     }
 
     /** @return how the pool meets database faults, from the factory's four settings; {@code null}: it does not */

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Values Dropwizard accepts but HikariCP cannot honour exactly: each is accepted, replaced with the nearest safe
@@ -135,6 +136,25 @@ class AdjustedValuesTest {
         // every field, the Tomcat-only ones and what the block remembers included, against the same block parsed
         // once more and never validated again nor built
         assertThat(factory).usingRecursiveComparison().isEqualTo(FactoryFixtures.parse(fixture));
+    }
+
+    @Test
+    void resolvingGivesTheConfigurationAndEveryWarningEachTimeWhileTheLogHasEachOnce() throws Exception {
+        HikariDataSourceFactory factory = FactoryFixtures.parse("dropwizard_documented.yml");
+        List<String> logged = adjustmentWarnings();
+
+        ResolvedSettings first = factory.resolve(metrics, "resolved");
+        ResolvedSettings second = factory.resolve(metrics, "resolved");
+
+        assertThat(first.warnings()).filteredOn(message -> message.contains("; using "))
+            .containsExactlyElementsOf(logged)
+            .hasSize(1);
+        assertThat(second.warnings()).isEqualTo(first.warnings());
+        assertThat(adjustmentWarnings()).isEqualTo(logged);
+        assertThat(first.config().getValidationTimeout()).isEqualTo(1_000);
+        assertThat(second.config()).isNotSameAs(first.config())
+            .usingRecursiveComparison().isEqualTo(first.config());
+        assertThatThrownBy(() -> first.warnings().add("changed")).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
