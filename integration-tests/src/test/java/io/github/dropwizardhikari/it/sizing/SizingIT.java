@@ -6,12 +6,16 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -77,6 +81,31 @@ abstract class SizingIT {
             assertThat(line.getFormattedMessage()).isEqualTo("Pool sizing-small: maxSize 4 is "
                 + Math.round(400.0 / limit) + "% of the " + limit + " connections " + serverName() + " accepts ("
                 + derivation + "); " + limit / 4 + " pools of this size fill it");
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    /** The line's query borrows from the pool, so it connects as the pool does: here, as the files say. */
+    @Test
+    void aPoolWhoseUserAndPasswordComeFromFilesLogsItsShare(@TempDir Path secrets) throws Exception {
+        Path userFile = Files.writeString(secrets.resolve("user"), server().user() + "\n");
+        Path passwordFile = Files.writeString(secrets.resolve("password"), server().password() + "\n");
+        HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), 4, Duration.seconds(2));
+        factory.setUser(null);
+        factory.setPassword(null);
+        CredentialsFactory credentials = new CredentialsFactory();
+        credentials.setUserFile(userFile.toString());
+        credentials.setPasswordFile(passwordFile.toString());
+        factory.setCredentials(credentials);
+        factory.setMinSize(1);
+        ManagedDataSource dataSource = factory.build(metrics, "sizing-files");
+        dataSource.start();
+        try {
+            ILoggingEvent line = log.await("sizing-files");
+
+            assertThat(line.getFormattedMessage()).startsWith("Pool sizing-files: maxSize 4 is ")
+                .contains("% of the ", " connections " + serverName() + " accepts");
         } finally {
             dataSource.stop();
         }
