@@ -32,7 +32,9 @@ import static java.util.Objects.requireNonNull;
  * value given from the same value left as the default, and {@code minSize} and {@code initialSize} follow another
  * size until given.</p>
  *
- * <p>Public only because its setters are part of {@link HikariDataSourceFactory}'s API; nothing else extends it.</p>
+ * <p>Public only because its setters are part of {@link HikariDataSourceFactory}'s API (a package-private
+ * superclass would show them to reflection through bridge methods that lose their generic types); nothing else
+ * extends it.</p>
  */
 public abstract class TomcatOnlySettings {
     private static final Map<String, String> ADVICE = Arrays.stream(TomcatOnlySettings.class.getDeclaredFields())

@@ -14,7 +14,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.FIELD, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = ReadableFileValidator.class)
-public @interface ReadableFile {
+@interface ReadableFile {
     String message() default "must name a readable file";
 
     Class<?>[] groups() default {};
