@@ -72,11 +72,11 @@ public final class FairBorrowGate implements QueueBeforeThePool {
     }
 
     private static String waitName(String poolName) {
-        return MetricRegistry.name(poolName, "pool", "GateWait");
+        return PoolMetricsTrackerFactory.name(poolName, "GateWait");
     }
 
     private static String waitingName(String poolName) {
-        return MetricRegistry.name(poolName, "pool", "GateWaiting");
+        return PoolMetricsTrackerFactory.name(poolName, "GateWaiting");
     }
 
     /**
