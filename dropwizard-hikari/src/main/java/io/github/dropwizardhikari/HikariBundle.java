@@ -6,7 +6,6 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
-import io.github.dropwizardhikari.tasks.PoolTasks;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,19 +23,13 @@ import static java.util.Objects.requireNonNull;
  * });
  * }</pre>
  *
- * <p>Every pool built with the application's metric registry, by {@code JdbiFactory}, a {@code HibernateBundle}
- * added before or after this one, or the application, registers HikariCP's health checks
- * ({@code <name>.pool.ConnectivityCheck}, and {@code <name>.pool.Connection99Percent} when configured) beside its
- * metrics; see {@code ApplicationPools}, shown as the gauge {@code io.github.dropwizardhikari.HikariBundle.pools}.</p>
+ * <p>Every pool built from the factory, by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this
+ * one, or the application, registers HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and
+ * {@code <name>.pool.Connection99Percent} when configured) in the application's registry beside its metrics, and the
+ * extensions named in the factory's {@code extensions:} run once for the application.</p>
  *
  * <p>The bundle changes the pool and nothing else: it never touches Jetty, so no request that does not borrow a
- * connection is delayed or refused because of it. Pool-aware admission of HTTP requests is a bundle of its own,
- * {@link io.github.dropwizardhikari.admission.PoolAdmissionBundle}, for applications that want it.</p>
- *
- * <p>The bundle also adds the pool tasks to the admin port ({@code pool-status}, {@code pool-evict},
- * {@code pool-resize}, {@code pool-suspend}, {@code pool-resume}; see {@link PoolTasks}), once per application.
- * They act on every HikariCP pool the application builds, from this bundle's factory or any other; the factory's
- * {@code adminTasks: false} leaves them out.</p>
+ * connection is delayed or refused because of it, unless an extension named in the configuration says so.</p>
  *
  * @param <T> the application's configuration class
  */
@@ -62,24 +55,18 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
 
     @Override
     public void initialize(Bootstrap<?> bootstrap) {
-        ApplicationPools.of(bootstrap.getMetricRegistry()).pair(bootstrap.getHealthCheckRegistry());
+        // everything happens in run(), once the configuration, and with it the factory, exists
     }
 
     @Override
     public void run(T configuration, Environment environment) {
         this.environment = requireNonNull(environment, "environment");
-        // the same pair as in initialize, unless the application replaced a registry since
-        ApplicationPools pools = ApplicationPools.of(environment.metrics());
-        pools.pair(environment.healthChecks());
         this.factory = getDataSourceFactory(configuration);
         if (factory == null) {
             LOGGER.info("No HikariCP data source configured; {} does nothing", getClass().getName());
             return;
         }
-        // the tasks ask at each request, so they find pools built after this point too
-        if (factory.isAdminTasks() && pools.firstTasksFor(environment)) {
-            PoolTasks.register(environment, pools::pools);
-        }
+        factory.bind(environment);
     }
 
     /**

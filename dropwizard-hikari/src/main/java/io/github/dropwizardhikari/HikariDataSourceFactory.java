@@ -11,9 +11,9 @@ import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.admission.AdmissionFactory;
 import io.github.dropwizardhikari.config.CrossFieldRules;
 import io.github.dropwizardhikari.config.HikariFloor;
 import io.github.dropwizardhikari.config.HikariFloors;
@@ -26,8 +26,6 @@ import io.github.dropwizardhikari.config.Redaction;
 import io.github.dropwizardhikari.config.RuleCheck;
 import io.github.dropwizardhikari.config.ValidSettings;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
-import io.github.dropwizardhikari.pool.FaultHandling;
-import io.github.dropwizardhikari.scaleout.PoolerMode;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -149,41 +147,11 @@ import static java.util.Objects.requireNonNull;
  * expected99thPercentileMs} adds the {@code
  * Connection99Percent} check. Rule: only {@code connectivityCheckTimeoutMs} and {@code expected99thPercentileMs},
  * whole milliseconds. Out of range: error.</td></tr>
- * <tr><td>{@code tomcatMetricNames}</td><td></td><td>{@code false}</td><td>Also registers the gauges of Dropwizard's
- * Tomcat pool ({@code io.dropwizard.db.ManagedPooledDataSource.&lt;name&gt;.*}), fed from HikariCP: the
- * mapping.</td></tr>
- * <tr><td>{@code faultHandling}</td><td></td><td>{@code true}</td><td>The switch of the three settings below and of
- * failing fast during an outage; {@code false}: HikariCP's own handling of dead connections and outages.</td></tr>
- * <tr><td>{@code evictOn}</td><td></td><td>{@code []}</td><td>Errors that evict the connection that threw them,
- * besides the built-in connection-loss codes of the pool's driver, for PostgreSQL, MariaDB/MySQL and H2 (see {@link
- * io.github.dropwizardhikari.faults.ConnectionErrors}); an all-digit entry matches the SQLState or the vendor code.
- * Rule: each a five-character SQLState ({@code 08S01}) or a whole-number vendor code ({@code 2013}). Out of range:
- * error.</td></tr>
- * <tr><td>{@code failoverEviction}</td><td></td><td>{@code true}</td><td>On evidence that the server changed (a
- * write refused as read-only on a pool that is not {@code readOnlyByDefault}, connection loss on two connections
- * within a second, the end of an outage), evicts every connection of the pool at once (one WARN per event); one
- * session's death evicts only its own connection; see {@link
- * io.github.dropwizardhikari.faults.FailoverEviction}.</td></tr>
- * <tr><td>{@code recoveryProbeInterval}</td><td></td><td>{@code 250 milliseconds}</td><td>While the database does
- * not accept connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's
- * back-off (up to 5 s) alone; see {@link io.github.dropwizardhikari.faults.OutageRecovery}. Rule: 0 (off)
- * or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
- * <tr><td>{@code fairBorrowing}</td><td></td><td>{@code true}</td><td>When every connection is out, borrowers wait
- * in arrival order; the gate's wait and HikariCP's together stay within {@code maxWaitForConnection}. {@code false}:
- * HikariCP's own hand-off.</td></tr>
- * <tr><td>{@code admission}</td><td></td><td>see Pool-aware admission</td><td>Settings of pool-aware admission of
- * HTTP requests, read only when the application adds {@code PoolAdmissionBundle}; see
- * {@link AdmissionFactory}.</td></tr>
- * <tr><td>{@code pooler}</td><td></td><td>none</td><td>{@code transaction} when a transaction pooler (PgBouncer's
- * {@code pool_mode = transaction}) sits in front of the server: warns at startup about settings that cannot work
- * through it, and the sizing log stops measuring {@code maxSize} against the server behind it. Rule: {@code none}
- * or {@code transaction}. Out of range: error.</td></tr>
- * <tr><td>{@code sizingLog}</td><td></td><td>{@code true}</td><td>At each start, logs {@code maxSize} as a share of
- * the server's connection limit (PostgreSQL, MariaDB), read through one borrow from the pool.</td></tr>
- * <tr><td>{@code adminTasks}</td><td></td><td>{@code true}</td><td>{@code HikariBundle} adds the pool tasks to the
- * admin port ({@code pool-status}, {@code pool-evict}, ...).</td></tr>
+ * <tr><td>{@code extensions}</td><td></td><td>none</td><td>The extras for this block's pools, each named by its
+ * {@code type} and brought by its module ({@code dropwizard-hikari-<type>}); see {@link PoolExtension}. Rule: a
+ * type whose module is on the class path. Out of range: error naming the module to add.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -337,39 +305,16 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
 
-    private boolean tomcatMetricNames = false;
-
-    // ---- database faults
-
-    private boolean faultHandling = true;
-
-    @NotNull
-    private List<String> evictOn = new ArrayList<>();
-
-    private boolean failoverEviction = true;
-
-    @NotNull
-    private Duration recoveryProbeInterval =
-        Duration.milliseconds(FaultHandling.DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
-
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
     private boolean autoCommentsEnabled = true;
 
-    // ---- the bundle
-
-    private boolean fairBorrowing = true;
+    // ---- the extras named for this block's pools
 
     @Valid
     @NotNull
-    private AdmissionFactory admission = new AdmissionFactory();
-
-    @NotNull
-    private PoolerMode pooler = PoolerMode.NONE;
-
-    private boolean sizingLog = true;
-
-    private boolean adminTasks = true;
+    @JsonDeserialize(contentUsing = ExtensionDeserializer.class)
+    private List<PoolExtension> extensions = new ArrayList<>();
 
     // ---- not settings: where the block was parsed from and which warnings it has logged, facts about the block
 
@@ -378,6 +323,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonIgnore
     private final LoggedOnce loggedOnce = new LoggedOnce();
+
+    // ---- not a setting: the pools built from this block, and the application it belongs to
+
+    @JsonIgnore
+    private final BuiltPools builtPools = new BuiltPools();
 
     @Override
     @Nullable
@@ -634,46 +584,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.healthCheckProperties = healthCheckProperties;
     }
 
-    public boolean isTomcatMetricNames() {
-        return tomcatMetricNames;
-    }
-
-    public void setTomcatMetricNames(boolean tomcatMetricNames) {
-        this.tomcatMetricNames = tomcatMetricNames;
-    }
-
-    public boolean isFaultHandling() {
-        return faultHandling;
-    }
-
-    public void setFaultHandling(boolean faultHandling) {
-        this.faultHandling = faultHandling;
-    }
-
-    public List<String> getEvictOn() {
-        return evictOn;
-    }
-
-    public void setEvictOn(List<String> evictOn) {
-        this.evictOn = evictOn;
-    }
-
-    public boolean isFailoverEviction() {
-        return failoverEviction;
-    }
-
-    public void setFailoverEviction(boolean failoverEviction) {
-        this.failoverEviction = failoverEviction;
-    }
-
-    public Duration getRecoveryProbeInterval() {
-        return recoveryProbeInterval;
-    }
-
-    public void setRecoveryProbeInterval(Duration recoveryProbeInterval) {
-        this.recoveryProbeInterval = recoveryProbeInterval;
-    }
-
     @Override
     public boolean isAutoCommentsEnabled() {
         return autoCommentsEnabled;
@@ -683,44 +593,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.autoCommentsEnabled = autoCommentsEnabled;
     }
 
-    public boolean isFairBorrowing() {
-        return fairBorrowing;
+    public List<PoolExtension> getExtensions() {
+        return extensions;
     }
 
-    public void setFairBorrowing(boolean fairBorrowing) {
-        this.fairBorrowing = fairBorrowing;
-    }
-
-    public AdmissionFactory getAdmission() {
-        return admission;
-    }
-
-    public void setAdmission(AdmissionFactory admission) {
-        this.admission = admission;
-    }
-
-    public PoolerMode getPooler() {
-        return pooler;
-    }
-
-    public void setPooler(PoolerMode pooler) {
-        this.pooler = pooler;
-    }
-
-    public boolean isSizingLog() {
-        return sizingLog;
-    }
-
-    public void setSizingLog(boolean sizingLog) {
-        this.sizingLog = sizingLog;
-    }
-
-    public boolean isAdminTasks() {
-        return adminTasks;
-    }
-
-    public void setAdminTasks(boolean adminTasks) {
-        this.adminTasks = adminTasks;
+    public void setExtensions(List<PoolExtension> extensions) {
+        this.extensions = extensions;
     }
 
     @Override
@@ -808,6 +686,20 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
         return PoolBuilder.build(this, metricRegistry, name);
+    }
+
+    BuiltPools builtPools() {
+        return builtPools;
+    }
+
+    /**
+     * Binds this block's pools, built and to come, to the application: their health checks go to its registry, and
+     * the extensions named run once for it.
+     */
+    void bind(Environment environment) {
+        if (builtPools.bind(environment)) {
+            extensions.forEach(extension -> extension.run(environment, builtPools::running));
+        }
     }
 
     /**

@@ -8,16 +8,9 @@ import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.config.RuleCheck;
 import io.github.dropwizardhikari.config.SettingsCheck;
 import io.github.dropwizardhikari.config.SettingsValidator;
-import io.github.dropwizardhikari.pool.FaultHandling;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
-import io.github.dropwizardhikari.pool.PoolOptions;
-import io.github.dropwizardhikari.pool.UnusableDataSource;
-import io.github.dropwizardhikari.scaleout.PoolSizing;
-import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
@@ -34,8 +27,8 @@ final class PoolBuilder {
 
     /**
      * @return a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
-     * HikariCP's health checks in the registry {@link ApplicationPools} pairs with {@code metricRegistry}; for
-     * settings that cannot make a pool, a data source that raises the error when used
+     * HikariCP's health checks in the application's registry once {@link HikariBundle} has run; for settings that
+     * cannot make a pool, a data source that raises the error when used
      */
     static ManagedDataSource build(HikariDataSourceFactory factory, MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
@@ -48,12 +41,12 @@ final class PoolBuilder {
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
             return new UnusableDataSource(name, unusable);
         }
-        Optional<ApplicationPools> application = ApplicationPools.in(metricRegistry);
-        ManagedHikariDataSource pool = new ManagedHikariDataSource(config,
-            application.flatMap(ApplicationPools::healthChecks).orElse(null),
-            new PoolOptions(factory.isSizingLog() ? new PoolSizing(factory.getPooler()) : null,
-                factory.isTomcatMetricNames(), factory.isFairBorrowing(), faultHandling(factory)));
-        application.ifPresent(pools -> pools.built(pool));
+        // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
+        config.setMetricRegistry(null);
+        BuiltPools pools = factory.builtPools();
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
+            List.copyOf(factory.getExtensions()), pools.healthChecksFor(name));
+        pools.add(pool);
         return pool;
     }
 
@@ -107,13 +100,6 @@ final class PoolBuilder {
         config.setHealthCheckProperties(toProperties(factory.getHealthCheckProperties()));
         config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
         return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
-    }
-
-    /** @return how the pool meets database faults, from the factory's four settings; {@code null}: it does not */
-    @Nullable
-    static FaultHandling faultHandling(HikariDataSourceFactory factory) {
-        return factory.isFaultHandling() ? new FaultHandling(factory.getRecoveryProbeInterval().toMilliseconds(),
-            factory.getEvictOn(), factory.isFailoverEviction()) : null;
     }
 
     /** Logs the warnings not logged yet and throws the errors. */

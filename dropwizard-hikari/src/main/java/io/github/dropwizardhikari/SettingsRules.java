@@ -5,10 +5,6 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.config.HikariFloors;
 import io.github.dropwizardhikari.config.RuleCheck;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
-import io.github.dropwizardhikari.faults.EvictOn;
-import io.github.dropwizardhikari.scaleout.PoolerMode;
-import io.github.dropwizardhikari.scaleout.PoolerWarning;
-import io.github.dropwizardhikari.scaleout.TransactionPoolerCheck;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
@@ -41,7 +37,6 @@ final class SettingsRules {
         for (String key : factory.getTomcatOnlySettings()) {
             check.warn("tomcat:" + key, TomcatOnlySettings.tomcatOnlyWarning(check.origin().pathOf(key), key));
         }
-        warnAboutPooler();
         boolean url = isSet(factory.getUrl());
         boolean dataSource = factory.getDataSourceClassName().filter(SettingsRules::isSet).isPresent();
         if (url == dataSource) {
@@ -64,15 +59,6 @@ final class SettingsRules {
         if (!isHealthCheckPropertiesValid(factory.getHealthCheckProperties())) {
             check.error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and "
                 + "expected99thPercentileMs, each a whole number of milliseconds (0 or more)");
-        }
-        String invalidEvictOn = factory.getEvictOn() == null ? null : EvictOn.firstInvalid(factory.getEvictOn());
-        if (invalidEvictOn != null) {
-            check.error("evictOn", "accepts five-character SQLStates (08S01) and whole-number vendor error codes "
-                + "(2013), not '" + invalidEvictOn + "'");
-        }
-        long probeInterval = factory.getRecoveryProbeInterval().toMilliseconds();
-        if (probeInterval != 0 && probeInterval < 10) {
-            check.error("recoveryProbeInterval", "must be 0 (off) or at least 10 milliseconds");
         }
         factory.getCredentials().ifPresent(this::checkCredentials);
     }
@@ -223,19 +209,6 @@ final class SettingsRules {
             check.error("validationQueryTimeout", "must not be longer than maxWaitForConnection: " + why);
         } else {
             check.adjusted("validationQueryTimeout", validation, maxWait, why);
-        }
-    }
-
-    private void warnAboutPooler() {
-        if (factory.getPooler() != PoolerMode.TRANSACTION) {
-            return;
-        }
-        boolean isolationSet = factory.getDefaultTransactionIsolation() != TransactionIsolation.DEFAULT;
-        for (PoolerWarning warning : TransactionPoolerCheck.check(factory.getUrl(), factory.getProperties(),
-            factory.getInitializationQuery(), isolationSet, factory.getSchema().orElse(null))) {
-            check.warn("pooler:" + warning.field(), check.origin().pathOf(warning.field())
-                + " cannot work as set behind a transaction pooler (" + check.origin().pathOf("pooler") + " is "
-                + factory.getPooler() + "): " + warning.reason());
         }
     }
 

@@ -2,17 +2,32 @@ package io.github.dropwizardhikari;
 
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
 
 /**
- * What {@link HikariBundle#initialize} does to an application's registries, for tests in other packages that build
- * pools with registries of their own and want the pools' health checks.
+ * Runs {@link HikariBundle#run} for one factory in an environment that holds the given registries, as Dropwizard does
+ * when an application starts, for a test that builds pools without an application and wants their health checks.
  */
 public final class BundleInitialization {
     private BundleInitialization() {
     }
 
-    /** Pools built with {@code metrics} from now on register their health checks in {@code healthChecks}. */
-    public static void pair(MetricRegistry metrics, HealthCheckRegistry healthChecks) {
-        ApplicationPools.of(metrics).pair(healthChecks);
+    /** Pools built from {@code factory}, before and after, register their health checks in {@code healthChecks}. */
+    public static Environment bind(HikariDataSourceFactory factory, MetricRegistry metrics,
+                                   HealthCheckRegistry healthChecks) {
+        Configuration configuration = new Configuration();
+        Environment environment = new Environment("test", Jackson.newObjectMapper(),
+            Validators.newValidatorFactory(), metrics, BundleInitialization.class.getClassLoader(), healthChecks,
+            configuration);
+        new HikariBundle<Configuration>() {
+            @Override
+            public HikariDataSourceFactory getDataSourceFactory(Configuration ignored) {
+                return factory;
+            }
+        }.run(configuration, environment);
+        return environment;
     }
 }

@@ -10,10 +10,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
-import io.github.dropwizardhikari.admission.PoolAdmissionBundle;
-import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
-import io.github.dropwizardhikari.pool.CountingDriver;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
@@ -31,13 +28,6 @@ class HikariBundleTest {
     }
 
     static class AppBundle extends HikariBundle<AppConfiguration> {
-        @Override
-        public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
-            return configuration.hikari;
-        }
-    }
-
-    static class AdmissionBundle extends PoolAdmissionBundle<AppConfiguration> {
         @Override
         public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
             return configuration.hikari;
@@ -135,31 +125,8 @@ class HikariBundleTest {
         bundle.run(configuration, environment);
         bundle.getDataSource().getConnection().close();
 
-        assertThat(environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class)).isNull();
-        assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));
-    }
-
-    @Test
-    void admissionComesOnlyWithItsOwnBundleSizedToThePool() {
-        AppConfiguration configuration = configuration("admission-bundle");
-        new AppBundle().run(configuration, environment);
-        new AdmissionBundle().run(configuration, environment);
-
-        PoolAdmissionHandler admission = environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class);
-        assertThat(admission).isNotNull();
-        assertThat(admission.getMaxRequestCount()).isEqualTo(2);
-        assertThat(environment.metrics().getNames()).contains("hikari.admission.admitted");
-    }
-
-    @Test
-    void theAdmissionBundleCanBeTurnedOffFromYaml() {
-        AppConfiguration configuration = configuration("admission-off");
-        configuration.hikari.getAdmission().setEnabled(false);
-
-        new AppBundle().run(configuration, environment);
-        new AdmissionBundle().run(configuration, environment);
-
-        assertThat(environment.getApplicationContext().getDescendant(PoolAdmissionHandler.class)).isNull();
+        assertThat(environment.getApplicationContext().getDescendant(QoSHandler.class)).isNull();
+        assertThat(environment.getApplicationContext().getHandler()).isNull();
         assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));
     }
 
@@ -202,9 +169,9 @@ class HikariBundleTest {
             new AppConfiguration());
     }
 
-    /** The open pools the admin tasks of the environment's application see. */
-    private static List<ManagedHikariDataSource> pools(Environment environment) {
-        return ApplicationPools.in(environment.metrics()).orElseThrow().pools();
+    /** The open pools built from the configuration's block, which the extensions named in it see. */
+    private static List<ManagedHikariDataSource> pools(AppConfiguration configuration) {
+        return configuration.hikari.builtPools().running();
     }
 
     @Test
@@ -223,12 +190,12 @@ class HikariBundleTest {
 
         assertThat(started.healthChecks().getNames()).contains("early.pool.ConnectivityCheck");
         assertThat(started.healthChecks().runHealthCheck("early.pool.ConnectivityCheck").isHealthy()).isTrue();
-        assertThat(pools(started)).containsExactly((ManagedHikariDataSource) early);
+        assertThat(pools(configuration)).containsExactly((ManagedHikariDataSource) early);
 
         stopAll(started.lifecycle());
 
         assertThat(started.healthChecks().getNames()).doesNotContain("early.pool.ConnectivityCheck");
-        assertThat(pools(started)).isEmpty();
+        assertThat(pools(configuration)).isEmpty();
     }
 
     /**
@@ -257,19 +224,22 @@ class HikariBundleTest {
         bootstrap.registerMetrics();
         try {
             Environment started = environment(bootstrap, "hibernate-first");
-            bootstrap.run(configuration("hibernate-first"), started);
+            AppConfiguration configuration = configuration("hibernate-first");
+            bootstrap.run(configuration, started);
             assertThat(((ManagedHikariDataSource) hibernate.pool).isRunning()).as("started before ours ran").isTrue();
             startAll(started.lifecycle());
 
             assertThat(started.healthChecks().getNames()).contains("hibernate.pool.ConnectivityCheck");
             assertThat(started.healthChecks().runHealthCheck("hibernate.pool.ConnectivityCheck").isHealthy())
                 .isTrue();
-            assertThat(started.metrics().getGauges().get(ApplicationPools.NAME).getValue()).isEqualTo(1);
+            assertThat(pools(configuration)).hasSize(1);
+            // nothing of the bundle's own hides in the application's registry: the pool's metrics only
+            assertThat(started.metrics().getNames()).noneMatch(name -> name.contains("dropwizardhikari"));
 
             stopAll(started.lifecycle());
 
             assertThat(started.healthChecks().getNames()).doesNotContain("hibernate.pool.ConnectivityCheck");
-            assertThat(started.metrics().getGauges().get(ApplicationPools.NAME).getValue()).isEqualTo(0);
+            assertThat(pools(configuration)).isEmpty();
         } finally {
             requireNonNull(bootstrap.getJmxReporter()).stop();
         }
@@ -293,8 +263,8 @@ class HikariBundleTest {
         orders.start();
         billing.start();
         try {
-            assertThat(pools(first)).containsExactly((ManagedHikariDataSource) orders);
-            assertThat(pools(second)).containsExactly((ManagedHikariDataSource) billing);
+            assertThat(pools(firstConfiguration)).containsExactly((ManagedHikariDataSource) orders);
+            assertThat(pools(secondConfiguration)).containsExactly((ManagedHikariDataSource) billing);
             assertThat(first.healthChecks().getNames())
                 .contains("orders.pool.ConnectivityCheck").doesNotContain("billing.pool.ConnectivityCheck");
             assertThat(second.healthChecks().getNames())
@@ -302,8 +272,8 @@ class HikariBundleTest {
 
             orders.stop();
 
-            assertThat(pools(first)).isEmpty();
-            assertThat(pools(second)).containsExactly((ManagedHikariDataSource) billing);
+            assertThat(pools(firstConfiguration)).isEmpty();
+            assertThat(pools(secondConfiguration)).containsExactly((ManagedHikariDataSource) billing);
             assertThat(second.healthChecks().getNames()).contains("billing.pool.ConnectivityCheck");
         } finally {
             orders.stop();
@@ -312,7 +282,7 @@ class HikariBundleTest {
     }
 
     @Test
-    void aSecondBundleSharesTheApplicationsPoolsAndTheTasksAreAddedOnce() throws Exception {
+    void aSecondBundleOnTheSameBlockSharesItsPools() throws Exception {
         Bootstrap<AppConfiguration> bootstrap = bootstrap();
         AppBundle one = new AppBundle();
         AppBundle two = new AppBundle() {
@@ -324,32 +294,20 @@ class HikariBundleTest {
         bootstrap.addBundle(one);
         bootstrap.addBundle(two);
         Environment started = environment(bootstrap, "two-bundles");
-        bootstrap.run(configuration("two-bundles"), started);
+        AppConfiguration configuration = configuration("two-bundles");
+        bootstrap.run(configuration, started);
 
         ManagedHikariDataSource first = (ManagedHikariDataSource) one.getDataSource();
         ManagedHikariDataSource second = (ManagedHikariDataSource) two.getDataSource();
 
-        assertThat(started.metrics().getNames()).filteredOn(name -> name.startsWith(ApplicationPools.NAME))
-            .containsExactly(ApplicationPools.NAME);
-        assertThat(pools(started)).containsExactly(first, second);
-        assertThat(started.getAdminContext().getServletHandler().getFilters())
-            .filteredOn(filter -> filter.getName().equals("dropwizard-hikari-pool-tasks"))
-            .hasSize(1);
-    }
-
-    @Test
-    void adminTasksFalseLeavesThePoolTasksOut() throws Exception {
-        Bootstrap<AppConfiguration> bootstrap = bootstrap();
-        AppBundle bundle = new AppBundle();
-        bootstrap.addBundle(bundle);
-        Environment started = environment(bootstrap, "no-tasks");
-        AppConfiguration configuration = configuration("no-tasks");
-        configuration.hikari.setAdminTasks(false);
-        bootstrap.run(configuration, started);
-
-        assertThat(bundle.getDataSource()).isInstanceOf(ManagedHikariDataSource.class);
-        assertThat(started.getAdminContext().getServletHandler().getFilters())
-            .noneMatch(filter -> filter.getName().equals("dropwizard-hikari-pool-tasks"));
+        assertThat(started.metrics().getNames()).noneMatch(name -> name.contains("dropwizardhikari"));
+        assertThat(pools(configuration)).containsExactly(first, second);
+        first.start();
+        second.start();
+        assertThat(started.healthChecks().getNames())
+            .contains("hikari.pool.ConnectivityCheck", "second.pool.ConnectivityCheck");
+        first.stop();
+        second.stop();
     }
 
     @Test

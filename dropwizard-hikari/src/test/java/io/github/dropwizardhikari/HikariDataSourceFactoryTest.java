@@ -7,13 +7,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.admission.AdmissionFactory;
-import io.github.dropwizardhikari.admission.PoolAdmissionHandler;
-import io.github.dropwizardhikari.scaleout.PoolerMode;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.github.dropwizardhikari.config.IsolationNames;
 import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
-import io.github.dropwizardhikari.pool.FaultHandling;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -72,7 +68,6 @@ class HikariDataSourceFactoryTest {
         assertThat(config.getHealthCheckProperties())
             .containsOnly(entry("connectivityCheckTimeoutMs", "1500"), entry("expected99thPercentileMs", "10"));
         assertThat(config.getMetricRegistry()).isSameAs(metrics);
-        assertThat(factory.isTomcatMetricNames()).isTrue();
     }
 
     @Test
@@ -102,19 +97,8 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
         assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(factory.getPooler()).isEqualTo(PoolerMode.TRANSACTION);
-
-        assertThat(factory.isFairBorrowing()).isFalse();
-        AdmissionFactory admission = factory.getAdmission();
-        assertThat(admission.isEnabled()).isFalse();
-        assertThat(admission.getMaxConcurrentRequests()).contains(6);
-        assertThat(admission.getMaxWait()).contains(Duration.milliseconds(750));
-        assertThat(admission.getMaxWaitingRequests()).isEqualTo(100);
-        assertThat(admission.getPaths()).containsExactly("/questions/*", "/answers");
-        assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(3));
-
-        assertThat(PoolBuilder.faultHandling(factory))
-            .isEqualTo(new FaultHandling(250, List.of("XX000", "17002"), false));
+        assertThat(factory.getExtensions()).singleElement().isInstanceOfSatisfying(BorrowCountingExtension.class,
+            extension -> assertThat(extension.getMetric()).isEqualTo("BorrowsSoFar"));
     }
 
     @Test
@@ -152,42 +136,14 @@ class HikariDataSourceFactoryTest {
         assertThat(config.getHealthCheckProperties()).isEmpty();
 
         assertThat(factory.getCredentials()).isEmpty();
-        assertThat(factory.isTomcatMetricNames()).isFalse();
         assertThat(factory.isAutoCommentsEnabled()).isTrue();
         assertThat(factory.getValidationQuery()).isEmpty();
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));
         assertThat(factory.getMinSize()).isEqualTo(10);
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
-        assertThat(factory.getPooler()).isEqualTo(PoolerMode.NONE);
+        assertThat(factory.getExtensions()).isEmpty();
 
-        assertThat(factory.isFairBorrowing()).isTrue();
-        AdmissionFactory admission = factory.getAdmission();
-        assertThat(admission.isEnabled()).isTrue();
-        assertThat(admission.getMaxConcurrentRequests()).isEmpty();
-        assertThat(admission.getMaxWait()).isEmpty();
-        assertThat(admission.getMaxWaitingRequests()).isEqualTo(1024);
-        assertThat(admission.getPaths()).containsExactly("/*");
-        assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(1));
-
-        assertThat(factory.getEvictOn()).isEmpty();
-        assertThat(factory.isFailoverEviction()).isTrue();
-        assertThat(factory.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(250));
-        assertThat(PoolBuilder.faultHandling(factory)).isEqualTo(FaultHandling.defaults());
-    }
-
-    @Test
-    void admissionDefaultsToThePoolsSizeAndTimeout() throws Exception {
-        HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
-
-        PoolAdmissionHandler handler = factory.getAdmission().build(factory.getMaxSize(),
-            factory.getMaxWaitForConnection(), metrics, "defaults");
-
-        assertThat(handler.getMaxRequestCount()).isEqualTo(10);
-        assertThat(handler.getMaxSuspend()).isEqualTo(java.time.Duration.ofSeconds(30));
-        assertThat(handler.getMaxSuspendedRequestCount()).isEqualTo(1024);
-        assertThat(metrics.getNames()).contains("defaults.admission.admitted", "defaults.admission.waiting",
-            "defaults.admission.wait", "defaults.admission.rejected", "defaults.admission.inside");
     }
 
     @Test

@@ -9,7 +9,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.util.Credentials;
-import io.github.dropwizardhikari.metrics.WaitPercentileCheck;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;

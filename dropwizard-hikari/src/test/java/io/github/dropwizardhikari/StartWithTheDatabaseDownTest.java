@@ -1,18 +1,11 @@
 package io.github.dropwizardhikari;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.faults.DatabaseOutage;
-import io.github.dropwizardhikari.faults.OutageDriver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -109,7 +102,7 @@ class StartWithTheDatabaseDownTest {
     }
 
     @Test
-    void initialSizeZeroStartsFailsFastAndFillsWhenTheDatabaseAnswersLoggingOnce() throws Exception {
+    void initialSizeZeroStartsAndFillsWhenTheDatabaseAnswers() throws Exception {
         startsAndServesOnceUp("down-initial", factory -> {
             factory.setMinSize(0);
             factory.setInitialSize(0);
@@ -117,36 +110,33 @@ class StartWithTheDatabaseDownTest {
     }
 
     @Test
-    void ignoreExceptionOnPreLoadStartsFailsFastAndFillsWhenTheDatabaseAnswersLoggingOnce() throws Exception {
+    void ignoreExceptionOnPreLoadStartsAndFillsWhenTheDatabaseAnswers() throws Exception {
         startsAndServesOnceUp("down-ignore", factory -> factory.setIgnoreExceptionOnPreLoad(true));
     }
 
+    /**
+     * The core alone behaves as HikariCP does: a borrow waits its whole {@code maxWaitForConnection} and fails
+     * naming the cause (failing fast is the fault-handling extension's).
+     */
     private void startsAndServesOnceUp(String name, java.util.function.Consumer<HikariDataSourceFactory> keys)
         throws Exception {
-        Logger logger = (Logger) LoggerFactory.getLogger(DatabaseOutage.class);
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        // the recovery line is INFO: whatever level another test left the logger at, this test reads it
-        Level level = logger.getLevel();
-        logger.setLevel(Level.INFO);
         OutageDriver.down(true);
         HikariDataSourceFactory factory = factory(name);
         keys.accept(factory);
         ManagedDataSource pool = factory.build(metrics, name);
         try {
             pool.start();
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < 2; i++) {
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> {
                     try (Connection ignored = pool.getConnection()) {
                         throw new AssertionError("got a connection while the database is down");
                     }
-                }).isInstanceOf(SQLTransientConnectionException.class).hasMessageContaining("Connection refused");
-                // the goal is 100 ms; the margin is for a loaded 2-core machine. The first borrower, which finds a
-                // pool that has not tried yet, waits for the first attempt only, not its whole second
-                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("borrow %d", i)
-                    .isLessThan(300);
+                }).isInstanceOf(SQLTransientConnectionException.class)
+                    .hasRootCauseMessage("Connection refused");
+                // waited for the database, as HikariCP does: most of the one-second maxWaitForConnection
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("borrow %d, ms", i)
+                    .isGreaterThanOrEqualTo(900);
             }
             OutageDriver.down(false);
             long upAt = System.nanoTime();
@@ -155,20 +145,14 @@ class StartWithTheDatabaseDownTest {
                     assertThat(connection.isValid(1)).isTrue();
                     break;
                 } catch (SQLException e) {
-                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt)).isLessThan(5_000);
+                    // HikariCP's back-off between attempts reaches 5 s; 30 s is far beyond any of them
+                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt)).as("ms until served")
+                        .isLessThan(30_000);
                     TimeUnit.MILLISECONDS.sleep(10);
                 }
             }
         } finally {
-            logger.detachAppender(appender);
-            logger.setLevel(level);
             pool.stop();
         }
-        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
-            .filteredOn(message -> message.startsWith("Pool " + name + ": cannot connect to the database"))
-            .hasSize(1);
-        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
-            .filteredOn(message -> message.startsWith("Pool " + name + ": the database accepts connections again"))
-            .hasSize(1);
     }
 }

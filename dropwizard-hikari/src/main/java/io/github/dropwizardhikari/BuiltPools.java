@@ -1,0 +1,60 @@
+package io.github.dropwizardhikari;
+
+import com.codahale.metrics.health.HealthCheckRegistry;
+import io.dropwizard.core.setup.Environment;
+import org.jspecify.annotations.Nullable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The pools built from one factory, and the application the factory belongs to once {@link HikariBundle} has run.
+ *
+ * <p>Every client of {@code PooledDataSourceFactory} ({@code JdbiFactory}, {@code HibernateBundle},
+ * {@code MigrationsBundle}, the application) builds its pool from the same factory object, the one in the
+ * application's configuration that the bundle is given too: so the factory is where the bundle and the pools meet,
+ * whichever runs first, and nothing is kept anywhere else.</p>
+ */
+final class BuiltPools {
+    private final List<ManagedHikariDataSource> pools = new ArrayList<>();
+    @Nullable
+    private Environment environment;
+
+    /** @return the health checks of a new pool, bound to the application's registry once there is one */
+    synchronized PoolHealthChecks healthChecksFor(String poolName) {
+        return new PoolHealthChecks(poolName, environment == null ? null : environment.healthChecks());
+    }
+
+    /** Remembers a pool until it stops. */
+    synchronized void add(ManagedHikariDataSource pool) {
+        forgetStoppedPools();
+        pools.add(requireNonNull(pool, "pool"));
+    }
+
+    /**
+     * Binds the pools built so far and those built later to the application's health checks.
+     *
+     * @return false when the factory was bound to {@code environment} already
+     */
+    synchronized boolean bind(Environment environment) {
+        if (this.environment == requireNonNull(environment, "environment")) {
+            return false;
+        }
+        this.environment = environment;
+        forgetStoppedPools();
+        pools.forEach(pool -> pool.bindHealthChecks(environment.healthChecks()));
+        return true;
+    }
+
+    /** @return the pools built and not stopped, in the order they were built */
+    synchronized List<ManagedHikariDataSource> running() {
+        forgetStoppedPools();
+        return List.copyOf(pools);
+    }
+
+    private void forgetStoppedPools() {
+        pools.removeIf(ManagedHikariDataSource::isClosed);
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.dropwizardhikari;
+
+import com.zaxxer.hikari.HikariConfig;
+import org.jspecify.annotations.Nullable;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The catalog a new connection starts in, read from the configuration (no connection outside the pool), so the pool
+ * can put it back.
+ *
+ * <p>HikariCP 7.1 resets a catalog a borrower changed with {@code setCatalog} only to a configured {@code catalog};
+ * with none, the next borrower inherits the change. On MariaDB and MySQL the catalog is the current database, named
+ * by the URL or the data source's {@code databaseName}; PostgreSQL's driver ignores {@code setCatalog}.</p>
+ */
+final class DefaultCatalog {
+    // jdbc:mariadb://hosts/database?... or jdbc:mysql://...
+    private static final Pattern DATABASE_IN_URL = Pattern.compile("(?s)^.*?//[^/]*/([^?;&]*)");
+
+    private DefaultCatalog() {
+    }
+
+    /** Sets the config's catalog to the database a MariaDB or MySQL connection starts in, when none is set. */
+    static void adopt(HikariConfig config) {
+        String database = config.getCatalog() == null ? of(config) : null;
+        if (database != null) {
+            config.setCatalog(database);
+        }
+    }
+
+    @Nullable
+    private static String of(HikariConfig config) {
+        if (config.getJdbcUrl() != null) {
+            return fromUrl(config.getJdbcUrl());
+        }
+        String className = config.getDataSourceClassName();
+        if (className == null || !isMariaDb(className)) {
+            return null;
+        }
+        Properties properties = config.getDataSourceProperties();
+        String database = properties.getProperty("databaseName");
+        if (database != null && !database.isBlank()) {
+            return database;
+        }
+        String url = properties.getProperty("url");
+        return url == null ? null : fromUrl(url);
+    }
+
+    @Nullable
+    private static String fromUrl(String url) {
+        Matcher database = DATABASE_IN_URL.matcher(url);
+        if (!isMariaDb(url) || !database.find()) {
+            return null;
+        }
+        String decoded = URLDecoder.decode(database.group(1), StandardCharsets.UTF_8);
+        return decoded.isEmpty() ? null : decoded;
+    }
+
+    // a URL (jdbc:mariadb:, jdbc:mysql:, also behind a wrapping driver) or a data source class of MariaDB or MySQL
+    private static boolean isMariaDb(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.contains(":mariadb:") || lower.contains(":mysql:") || lower.contains("org.mariadb.")
+            || lower.contains("com.mysql.");
+    }
+}

@@ -1,0 +1,165 @@
+package io.github.dropwizardhikari;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.db.ManagedDataSource;
+import org.jspecify.annotations.Nullable;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A HikariCP pool under Dropwizard's lifecycle.
+ *
+ * <p>Building it opens nothing. The pool starts on the first {@link #getConnection()} or on {@link #start()},
+ * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
+ * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
+ * health checks so a pool of the same name can be built again, and may be called any number of times, started
+ * or not. A stopped pool does not restart. Start and stop are in {@link PoolLifecycle}.</p>
+ */
+public final class ManagedHikariDataSource implements ManagedDataSource {
+    // SQLState "connection does not exist", as drivers report for a closed connection
+    private static final String CLOSED_SQL_STATE = "08003";
+
+    private final HikariConfig config;
+    private final PoolHealthChecks healthChecks;
+    private final PoolLifecycle lifecycle;
+    private final Object lock = new Object();
+
+    @Nullable
+    private volatile HikariDataSource pool;
+    private volatile boolean closed;
+
+    /**
+     * @param config     a validated configuration, owned by this data source from now on
+     * @param metrics    where HikariCP's metrics go
+     * @param extensions the extensions named for the pool, in the order listed
+     * @param checks     where the pool's health checks go
+     */
+    ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
+                            PoolHealthChecks checks) {
+        this.config = requireNonNull(config, "config");
+        this.healthChecks = checks;
+        this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks);
+    }
+
+    public String getPoolName() {
+        return config.getPoolName();
+    }
+
+    /** @return whether the pool has started and is not yet closed */
+    public boolean isRunning() {
+        return pool != null;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** @return a copy of the configuration the pool was built from, for reports; changing it changes nothing */
+    public HikariConfig configurationCopy() {
+        HikariConfig copy = new HikariConfig();
+        config.copyStateTo(copy);
+        return copy;
+    }
+
+    void bindHealthChecks(HealthCheckRegistry registry) {
+        healthChecks.bind(registry);
+    }
+
+    @Override
+    public void start() throws Exception {
+        pool();
+    }
+
+    @Override
+    public void stop() {
+        HikariDataSource running;
+        synchronized (lock) {
+            // new borrowers are refused from here on, while the drain waits for those holding a connection
+            closed = true;
+            running = pool;
+            pool = null;
+        }
+        lifecycle.stop(running);
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        HikariDataSource running = pool();
+        return lifecycle.borrow(running);
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        return pool().getConnection(username, password);
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return pool().getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        pool().setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        pool().setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return pool().getLoginTimeout();
+    }
+
+    @Override
+    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException("HikariCP logs through SLF4J");
+    }
+
+    /**
+     * Unwraps to this class, to {@link HikariDataSource} (for {@code getHikariPoolMXBean()}, runtime resizing and
+     * {@code evictConnection}), or to whatever the driver's data source unwraps to. All but the first start the pool.
+     */
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        return iface.isInstance(this) ? iface.cast(this) : pool().unwrap(iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        return iface.isInstance(this) || pool().isWrapperFor(iface);
+    }
+
+    @Override
+    public String toString() {
+        String state = closed ? "closed" : pool == null ? "not started" : "running";
+        return "ManagedHikariDataSource{pool=" + getPoolName() + ", " + state + "}";
+    }
+
+    private HikariDataSource pool() throws SQLException {
+        HikariDataSource running = pool;
+        if (running != null) {
+            return running;
+        }
+        synchronized (lock) {
+            if (closed) {
+                throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
+            }
+            if (pool == null) {
+                pool = lifecycle.start(this::isClosed);
+            }
+            return pool;
+        }
+    }
+}

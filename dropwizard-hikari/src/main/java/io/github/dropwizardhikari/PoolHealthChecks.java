@@ -1,0 +1,103 @@
+package io.github.dropwizardhikari;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import org.jspecify.annotations.Nullable;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One pool's health checks in the application's registry. HikariCP registers its checks in a registry of the
+ * pool's own; each is registered again in the application's, so that it can be removed on stop and answers at once
+ * for a closed pool (HikariCP 7.1's connectivity check would wait its whole timeout on a pool that cannot recover).
+ * The application's registry may come after the pool has started ({@code HibernateBundle} before
+ * {@code HikariBundle}): the checks are registered then.
+ */
+final class PoolHealthChecks {
+    // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
+    // the validation timeout (at most the connection timeout)
+    private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
+
+    private final String poolName;
+    private final HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
+    @Nullable
+    private HealthCheckRegistry application;
+    // the checks of the running pool, by name; empty while it does not run
+    private Map<String, HealthCheck> running = Map.of();
+
+    PoolHealthChecks(String poolName, @Nullable HealthCheckRegistry application) {
+        this.poolName = poolName;
+        this.application = application;
+    }
+
+    /** Points HikariCP at the pool's own registry, and bounds its connectivity check. */
+    void configure(HikariConfig config) {
+        config.setHealthCheckRegistry(hikariChecks);
+        config.getHealthCheckProperties().putIfAbsent(CHECK_TIMEOUT_PROPERTY,
+            Long.toString(Math.min(config.getValidationTimeout(), config.getConnectionTimeout())));
+    }
+
+    /** Registers the checks of the started pool, with those of its extensions, each passed through every hook. */
+    synchronized void register(HikariConfig config, MetricRegistry metrics, List<PoolHooks> hooks,
+                               BooleanSupplier closed) {
+        Map<String, HealthCheck> checks = new LinkedHashMap<>();
+        hikariChecks.getNames().forEach(name -> checks.put(name, hikariChecks.getHealthCheck(name)));
+        // HikariCP 7.1 adds its 99th-percentile check only when it records into a registry itself; with a tracker
+        // factory it does not, so it is added here, reading the same timer
+        long expected99 = Long.parseLong(config.getHealthCheckProperties()
+            .getProperty(WaitPercentileCheck.PROPERTY, "0").trim());
+        Timer wait = metrics.getTimers().get(PoolLifecycle.metricName(poolName, "Wait"));
+        if (expected99 > 0 && wait != null) {
+            checks.put(poolName + WaitPercentileCheck.NAME, new WaitPercentileCheck(wait, expected99));
+        }
+        hooks.forEach(hook -> checks.putAll(hook.healthChecks()));
+        Map<String, HealthCheck> registered = new LinkedHashMap<>();
+        checks.forEach((name, hikariCheck) -> {
+            HealthCheck check = hikariCheck;
+            for (PoolHooks hook : hooks) {
+                check = hook.healthCheck(name, check);
+            }
+            registered.put(name, unhealthyOnceClosed(check, closed));
+        });
+        running = registered;
+        if (application != null) {
+            running.forEach(application::register);
+        }
+    }
+
+    /** From now on, the checks go to {@code registry}, those of a running pool at once. */
+    synchronized void bind(HealthCheckRegistry registry) {
+        if (application == registry) {
+            return;
+        }
+        if (application != null) {
+            running.keySet().forEach(application::unregister);
+        }
+        application = registry;
+        running.forEach(registry::register);
+    }
+
+    private HealthCheck unhealthyOnceClosed(HealthCheck check, BooleanSupplier closed) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                return closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : check.execute();
+            }
+        };
+    }
+
+    synchronized void unregister() {
+        if (application != null) {
+            running.keySet().forEach(application::unregister);
+        }
+        running = Map.of();
+        // HikariCP registers its checks again when the same data source starts after a failed start
+        hikariChecks.getNames().forEach(hikariChecks::unregister);
+    }
+}
