@@ -72,10 +72,6 @@ final class TomcatMetricNames {
         return registry.getMetrics().get(name) instanceof Counting counting ? counting.getCount() : 0L;
     }
 
-    List<String> names() {
-        return List.copyOf(registered);
-    }
-
     /** Removes the gauges; safe to call more than once. */
     synchronized void remove() {
         registered.forEach(registry::remove);

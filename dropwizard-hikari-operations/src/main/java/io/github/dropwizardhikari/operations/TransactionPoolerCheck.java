@@ -5,8 +5,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,23 +32,10 @@ final class TransactionPoolerCheck {
     private TransactionPoolerCheck() {
     }
 
-    /** @return one warning per setting of the pool that cannot work through a transaction pooler */
+    /** @return one warning per setting of the pool that cannot work through a transaction pooler, in YAML order */
     static List<Warning> check(HikariConfig config) {
-        Map<String, String> properties = new TreeMap<>();
-        config.getDataSourceProperties().forEach((key, value) -> properties.put(String.valueOf(key),
-            String.valueOf(value)));
-        return check(config.getJdbcUrl(), properties, config.getConnectionInitSql(),
-            config.getTransactionIsolation() != null, config.getSchema());
-    }
-
-    /**
-     * @param url                 {@code null} when a data source class is configured
-     * @param isolationConfigured whether {@code defaultTransactionIsolation} is other than the driver's default
-     * @return one warning per setting that cannot work through a transaction pooler, in the order of the fields
-     */
-    static List<Warning> check(@Nullable String url, Map<String, String> properties,
-                                     @Nullable String initializationQuery, boolean isolationConfigured,
-                                     @Nullable String schema) {
+        String initializationQuery = config.getConnectionInitSql();
+        String schema = config.getSchema();
         List<Warning> warnings = new ArrayList<>();
         if (initializationQuery != null && SESSION_STATE.matcher(initializationQuery.trim()).find()) {
             warnings.add(new Warning("initializationQuery", "it runs once on each new pooled connection and "
@@ -58,7 +43,7 @@ final class TransactionPoolerCheck {
                 + "connection is free, so later transactions may not see it; move the setting to the database or "
                 + "role (ALTER ROLE ... SET ...), or use SET LOCAL inside each transaction"));
         }
-        if (isolationConfigured) {
+        if (config.getTransactionIsolation() != null) {
             warnings.add(new Warning("defaultTransactionIsolation", "the driver sets it once per pooled "
                 + "connection as a session characteristic, which a transaction pooler does not carry to the next "
                 + "server connection; set default_transaction_isolation on the database or role instead"));
@@ -67,8 +52,8 @@ final class TransactionPoolerCheck {
             warnings.add(new Warning("schema", "it is applied once per pooled connection as session state "
                 + "(search_path); set search_path on the database or role, or qualify table names"));
         }
-        if (ServerLimit.isPostgres(url)) {
-            String threshold = prepareThreshold(url, properties);
+        if (ServerLimit.isPostgres(config.getJdbcUrl())) {
+            String threshold = prepareThreshold(config);
             if (threshold == null) {
                 warnings.add(new Warning("properties.prepareThreshold", "left at the driver's default (5), "
                     + "PostgreSQL's driver prepares a statement on the server after 5 executions, and a "
@@ -84,16 +69,13 @@ final class TransactionPoolerCheck {
     }
 
     @Nullable
-    private static String prepareThreshold(@Nullable String url, Map<String, String> properties) {
-        for (Map.Entry<String, String> property : properties.entrySet()) {
-            if (property.getKey().equalsIgnoreCase("prepareThreshold")) {
-                return property.getValue();
+    private static String prepareThreshold(HikariConfig config) {
+        for (String key : config.getDataSourceProperties().stringPropertyNames()) {
+            if (key.equalsIgnoreCase("prepareThreshold")) {
+                return config.getDataSourceProperties().getProperty(key);
             }
         }
-        if (url == null) {
-            return null;
-        }
-        Matcher matcher = PREPARE_THRESHOLD_IN_URL.matcher(url);
+        Matcher matcher = PREPARE_THRESHOLD_IN_URL.matcher(String.valueOf(config.getJdbcUrl()));
         return matcher.find() ? matcher.group(1) : null;
     }
 }

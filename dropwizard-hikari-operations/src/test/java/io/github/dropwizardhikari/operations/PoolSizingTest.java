@@ -27,13 +27,13 @@ class PoolSizingTest {
 
     @Test
     void onlyDatabasesWithAKnownLimitAreAsked() {
-        assertThat(PoolSizing.knowsLimitOf("jdbc:postgresql://db/app", null)).isTrue();
-        assertThat(PoolSizing.knowsLimitOf("jdbc:mariadb://db/app", null)).isTrue();
-        assertThat(PoolSizing.knowsLimitOf("jdbc:mysql://db/app", null)).isTrue();
-        assertThat(PoolSizing.knowsLimitOf(null, "org.postgresql.ds.PGSimpleDataSource")).isTrue();
-        assertThat(PoolSizing.knowsLimitOf("jdbc:h2:mem:app", null)).isFalse();
-        assertThat(PoolSizing.knowsLimitOf("jdbc:otel:postgresql://db/app", null)).isTrue();
-        assertThat(PoolSizing.knowsLimitOf(null, null)).isFalse();
+        assertThat(ServerLimit.isKnown("jdbc:postgresql://db/app", null)).isTrue();
+        assertThat(ServerLimit.isKnown("jdbc:mariadb://db/app", null)).isTrue();
+        assertThat(ServerLimit.isKnown("jdbc:mysql://db/app", null)).isTrue();
+        assertThat(ServerLimit.isKnown(null, "org.postgresql.ds.PGSimpleDataSource")).isTrue();
+        assertThat(ServerLimit.isKnown("jdbc:h2:mem:app", null)).isFalse();
+        assertThat(ServerLimit.isKnown("jdbc:otel:postgresql://db/app", null)).isTrue();
+        assertThat(ServerLimit.isKnown(null, null)).isFalse();
     }
 
     @Test

@@ -50,7 +50,7 @@ class PoolerWarningsTest {
             .map(ILoggingEvent::getFormattedMessage).toList();
     }
 
-    private static void startTwice(HikariDataSourceFactory factory, String name) {
+    private static void startTwice(HikariDataSourceFactory factory, String name) throws Exception {
         for (String pool : List.of(name, name + "-again")) {
             ManagedDataSource dataSource = factory.build(new MetricRegistry(), pool);
             try {
@@ -96,7 +96,7 @@ class PoolerWarningsTest {
     }
 
     @Test
-    void aFactoryBuiltInJavaWarnsWhenItsPoolStarts() {
+    void aFactoryBuiltInJavaWarnsWhenItsPoolStarts() throws Exception {
         startTwice(inJava(PoolerMode.TRANSACTION), "java");
 
         assertThat(warnings()).hasSize(2).allSatisfy(warning -> assertThat(warning)
@@ -104,14 +104,14 @@ class PoolerWarningsTest {
     }
 
     @Test
-    void withoutAPoolerTheSameSettingsAreFine() {
+    void withoutAPoolerTheSameSettingsAreFine() throws Exception {
         startTwice(inJava(PoolerMode.NONE), "direct");
 
         assertThat(warnings()).isEmpty();
     }
 
     @Test
-    void withoutTheExtensionNothingIsChecked() {
+    void withoutTheExtensionNothingIsChecked() throws Exception {
         HikariDataSourceFactory factory = inJava(PoolerMode.TRANSACTION);
         factory.setExtensions(List.<PoolExtension>of());
 
