@@ -38,10 +38,6 @@ import java.util.List;
  * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
  * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
  * </table>
- *
- * <p>Every borrow that fails is counted in {@code <pool>.pool.ConnectionTimeoutRate}, HikariCP's own timeouts and
- * the fast failures alike; {@code <pool>.pool.ConnectionCreation} records connections created, not the wait for the
- * database's return (the log's recovery line gives that).</p>
  */
 @JsonTypeName("fault-handling")
 @FaultHandlingRules

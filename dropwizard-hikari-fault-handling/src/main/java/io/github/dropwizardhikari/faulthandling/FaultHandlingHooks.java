@@ -36,10 +36,8 @@ final class FaultHandlingHooks implements PoolHooks {
         config.setMetricsTrackerFactory(metrics);
         this.outage = new DatabaseOutage(poolName, recoveryProbeIntervalMillis, config.getConnectionTimeout(),
             metrics);
-        ConnectionErrors errors = ConnectionErrors.of(config.getJdbcUrl(), config.getDriverClassName(),
-            config.getDataSourceClassName());
-        config.setExceptionOverride(new ConnectionLossOverride(config.getExceptionOverride(), errors,
-            evictOn));
+        config.setExceptionOverride(new ConnectionLossOverride(config.getExceptionOverride(), ConnectionErrors.of(
+            config.getJdbcUrl(), config.getDriverClassName(), config.getDataSourceClassName()), evictOn));
         String url = config.getJdbcUrl();
         if (url == null || config.getDataSource() != null || config.getDataSourceClassName() != null) {
             // HikariCP connects through the user's data source; only its own timeouts tell of an outage

@@ -26,7 +26,6 @@ import java.util.List;
 
     Class<? extends Payload>[] payload() default {};
 
-    /** Public, as Hibernate Validator creates it. */
     final class Validator implements ConstraintValidator<FaultHandlingRules, FaultHandlingExtension> {
         private static final long MIN_PROBE_INTERVAL_MILLIS = 10;
 

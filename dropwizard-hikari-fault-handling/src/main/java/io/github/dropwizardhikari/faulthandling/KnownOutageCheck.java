@@ -40,25 +40,23 @@ final class KnownOutageCheck extends HealthCheck {
 
     @Override
     protected Result check() {
-        Optional<Result> known = known();
-        if (known.isPresent()) {
-            return known.get();
-        }
-        Future<Result> answer = executor.submit(check::execute);
+        Future<Result> answer = null;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
         try {
             while (true) {
+                Optional<String> cause = outage.knownCause();
+                if (cause.isPresent()) {
+                    return Result.unhealthy("pool %s cannot connect: %s", poolName, cause.get());
+                } else if (answer == null) {
+                    answer = executor.submit(check::execute);
+                } else if (System.nanoTime() > deadline) {
+                    return Result.unhealthy("pool %s did not hand out a connection within %d ms", poolName,
+                        boundMillis);
+                }
                 try {
                     return answer.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {
-                    known = known();
-                    if (known.isPresent()) {
-                        return known.get();
-                    }
-                    if (System.nanoTime() > deadline) {
-                        return Result.unhealthy("pool %s did not hand out a connection within %d ms", poolName,
-                            boundMillis);
-                    }
+                    // ask the outage again
                 }
             }
         } catch (InterruptedException e) {
@@ -67,9 +65,5 @@ final class KnownOutageCheck extends HealthCheck {
         } catch (ExecutionException e) {
             return Result.unhealthy(e.getCause());
         }
-    }
-
-    private Optional<Result> known() {
-        return outage.knownCause().map(cause -> Result.unhealthy("pool %s cannot connect: %s", poolName, cause));
     }
 }

@@ -140,12 +140,8 @@ final class RetryingDataSource implements DataSource {
     }
 
     private static void pauseUntil(long deadlineNanos, SQLException failure) throws SQLException {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-            return;
-        }
         try {
-            TimeUnit.NANOSECONDS.sleep(left);
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, deadlineNanos - System.nanoTime()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failure;
