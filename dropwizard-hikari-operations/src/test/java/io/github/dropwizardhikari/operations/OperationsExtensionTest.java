@@ -81,7 +81,7 @@ class OperationsExtensionTest {
 
     private long taskFilters() {
         return Arrays.stream(environment.getAdminContext().getServletHandler().getFilters())
-            .filter(filter -> filter.getName().equals(PoolTasks.FILTER_NAME)).count();
+            .filter(filter -> filter.getName().equals(PoolTask.FILTER_NAME)).count();
     }
 
     @Test
@@ -134,8 +134,9 @@ class OperationsExtensionTest {
         ManagedHikariDataSource secondPool = dataSource(second);
 
         assertThat(taskFilters()).isEqualTo(1);
-        PoolTasks tasks = (PoolTasks) environment.getAdminContext().getAttribute(PoolTasks.class.getName());
-        assertThat(tasks.pools()).containsExactly(firstPool, secondPool);
+        PoolTask.Blocks blocks = (PoolTask.Blocks) environment.getAdminContext()
+            .getAttribute(PoolTask.Blocks.class.getName());
+        assertThat(blocks.pools()).containsExactly(firstPool, secondPool);
     }
 
     /**
