@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.util.Credentials;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.servlets.tasks.TaskServlet;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
@@ -118,6 +119,21 @@ class OperationsExtensionTest {
             assertThat(connection.isValid(1)).isTrue();
         }
         assertThat(taskFilters()).isZero();
+    }
+
+    /**
+     * Why the blocks share one set of tasks: Dropwizard 5's task servlet, to which {@code admin().addTask} hands each
+     * task, keeps one task per name, and a second task of the name replaces the first without a word; tasks
+     * registered per block would reach the last block's pools only.
+     */
+    @Test
+    void dropwizardKeepsOnlyTheLastTaskOfAName() {
+        TaskServlet servlet = new TaskServlet(new MetricRegistry());
+        StatusTask second = new StatusTask(List::of);
+        servlet.add(new StatusTask(List::of));
+        servlet.add(second);
+
+        assertThat(servlet.getTasks()).singleElement().isSameAs(second);
     }
 
     /** Each block's pools, asked through the one set of tasks the first block registered. */
