@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
-        "FailoverPostgresIT", "RotationFaultsPostgresIT");
+        "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT");
 
     private final String page;
     private final String title;

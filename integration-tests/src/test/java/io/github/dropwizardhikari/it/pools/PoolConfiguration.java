@@ -21,7 +21,7 @@ public enum PoolConfiguration {
     /** This bundle's core with its defaults, no extension named: HikariCP's own behaviour. */
     HIKARI("hikari"),
     /** The core with the {@code fault-handling} and {@code failover-eviction} extensions named. */
-    HIKARI_FAULT_HANDLING("hikari+fault-handling"),
+    HIKARI_FAULT_HANDLING("hikari-fault-handling"),
     /** Dropwizard's Tomcat {@code DataSourceFactory} with its defaults. */
     TOMCAT_DEFAULT("tomcat-default"),
     /** Tomcat configured to give HikariCP's guarantees as far as it can. */
