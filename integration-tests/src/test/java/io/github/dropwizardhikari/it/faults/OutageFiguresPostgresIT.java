@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -162,18 +163,21 @@ class OutageFiguresPostgresIT {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicInteger jdbiFailed = new AtomicInteger();
         AtomicInteger hibernateFailed = new AtomicInteger();
-        ExecutorService loops = Executors.newFixedThreadPool(2);
+        ExecutorService loops = Executors.newFixedThreadPool(3);
         loops.execute(() -> requestLoop(running, "POST", "/counters?name=during", jdbiFailed));
         loops.execute(() -> requestLoop(running, "POST", "/notes?text=during", hibernateFailed));
+        // both pages read at the first moment, side by side
+        Future<Page> adminFirstRead = loops.submit(this::adminHealthCheck);
         Page scheduledFirst = scheduledHealthCheck();
-        Page adminFirst = adminHealthCheck();
-        long scheduledUnhealthyAfter = Requests.await("the scheduled checks see the outage", 10_000, () -> {
+        Requests.await("the scheduled checks see the outage", 10_000, () -> {
             try {
                 return scheduledHealthCheck().databaseChecksUnhealthy();
             } catch (Exception e) {
                 return false;
             }
         });
+        long scheduledUnhealthyAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted);
+        Page adminFirst = adminFirstRead.get(30, TimeUnit.SECONDS);
         long slowestScheduled = 0;
         while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStarted) < OUTAGE_MILLIS) {
             Page page = scheduledHealthCheck();
@@ -208,8 +212,8 @@ class OutageFiguresPostgresIT {
             jdbiFailed.get() + " failed, " + jdbiCounted + " counted; " + hibernateFailed.get() + " failed, "
                 + hibernateCounted + " counted; ConnectionCreation max " + jdbiCreation + " / " + hibernateCreation
                 + " ms; /healthcheck " + adminFirst.millis() + " ms at the first moment, " + adminLater.millis()
-                + " ms later; /health-check " + scheduledFirst.millis() + " ms at the first moment, unhealthy "
-                + scheduledUnhealthyAfter + " ms in, slowest " + slowestScheduled + " ms; served again "
+                + " ms later; /health-check " + scheduledFirst.millis()  + " ms at the first moment, unhealthy "
+                + scheduledUnhealthyAfter + " ms after the cut, slowest " + slowestScheduled + " ms; served again "
                 + recovery + " ms after");
 
         // every failed request is counted by its pool; the rest of the count is the health checks' own borrows
@@ -220,9 +224,9 @@ class OutageFiguresPostgresIT {
             jdbiFailed.get() + 4L + scheduledRuns(outageStarted));
         assertThat(hibernateCounted).as("hibernate's failed borrows counted").isBetween((long) hibernateFailed.get(),
             hibernateFailed.get() + 4L + scheduledRuns(outageStarted));
-        // a connection's time, not the outage's
-        assertThat(jdbiCreation).as("jdbi ConnectionCreation max, ms").isLessThan(500);
-        assertThat(hibernateCreation).as("hibernate ConnectionCreation max, ms").isLessThan(500);
+        // a connection's time, not the outage's 6 s (the margin is for a loaded 2-core machine at start)
+        assertThat(jdbiCreation).as("jdbi ConnectionCreation max, ms").isLessThan(1_000);
+        assertThat(hibernateCreation).as("hibernate ConnectionCreation max, ms").isLessThan(1_000);
         // the trade-off: at the outage's first moment Dropwizard's jdbi and hibernate checks each wait up to
         // maxWaitForConnection for a borrow that began before the pool knew; once it knows, the page is instant
         assertThat(adminFirst.databaseChecksUnhealthy()).isTrue();
