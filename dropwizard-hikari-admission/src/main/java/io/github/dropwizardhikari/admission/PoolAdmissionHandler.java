@@ -45,6 +45,8 @@ final class PoolAdmissionHandler extends QoSHandler {
     private final Gauge<Integer> waiting = this::getSuspendedRequestCount;
     private final AdmissionLimitWarning warning;
     private volatile String metricsPrefix = "";
+    // Jetty's QoSHandler cannot stop what never started, and a server whose start failed stops its handlers
+    private volatile boolean queueStarted;
 
     PoolAdmissionHandler(AdmissionExtension settings, Supplier<List<ManagedHikariDataSource>> pools,
                          MetricRegistry metrics) {
@@ -61,6 +63,7 @@ final class PoolAdmissionHandler extends QoSHandler {
         size();
         metricsOf(metricsPrefix).forEach(metrics::register);
         super.doStart();
+        queueStarted = true;
         LOGGER.info("Admission: at most {} requests to {} run at once; the others wait up to {} ms in arrival order, "
             + "then get 503 (the admission extension of pool {})", getMaxRequestCount(), settings.getPaths(),
             getMaxSuspend().toMillis(), metricsPrefix);
@@ -68,8 +71,13 @@ final class PoolAdmissionHandler extends QoSHandler {
 
     @Override
     protected void doStop() throws Exception {
-        super.doStop();
-        metricsOf(metricsPrefix).keySet().forEach(metrics::remove);
+        if (queueStarted) {
+            queueStarted = false;
+            super.doStop();
+        }
+        // this handler's own metric objects only, whatever name they were registered under
+        List<Metric> own = List.copyOf(metricsOf(metricsPrefix).values());
+        metrics.removeMatching((name, metric) -> own.contains(metric));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari.admission;
 
 import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
@@ -8,8 +9,8 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.PoolHooks;
-import com.zaxxer.hikari.HikariConfig;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -80,8 +81,7 @@ class AdmissionBundleTest {
         startServer();
 
         assertThat(admission()).isNull();
-        assertThat(environment.getApplicationContext().getDescendants(
-            org.eclipse.jetty.server.handler.QoSHandler.class)).isEmpty();
+        assertThat(environment.getApplicationContext().getDescendants(QoSHandler.class)).isEmpty();
         assertThat(environment.metrics().getNames()).noneMatch(name -> name.contains(".admission."));
     }
 
