@@ -1,0 +1,45 @@
+package io.github.dropwizardhikari.fairborrowing;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import io.github.dropwizardhikari.PoolExtension;
+import io.github.dropwizardhikari.PoolHooks;
+
+/**
+ * Borrowers wait for a connection in arrival order, as with Dropwizard's Tomcat pool ({@code useFairQueue: true}).
+ * HikariCP hands a returned connection to whichever waiting thread gets there first, so when borrowers outnumber
+ * connections by far (virtual threads, say) some wait much longer than others.
+ *
+ * <pre>{@code
+ * hikari:
+ *   extensions:
+ *     - type: fair-borrowing
+ * }</pre>
+ *
+ * <p>It has no settings: a fair semaphore of {@code maxSize} places sits before HikariCP's {@code getConnection()},
+ * bounded by {@code maxWaitForConnection}, and a returned connection gives its place back through HikariCP's
+ * metrics tracker (see {@link BorrowGate}). The connections are HikariCP's own; nothing is wrapped.</p>
+ */
+@JsonTypeName("fair-borrowing")
+public final class FairBorrowing implements PoolExtension {
+    private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
+    };
+
+    @Override
+    public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
+        BorrowGate gate = new BorrowGate(config.getPoolName(), config.getMaximumPoolSize(),
+            config.getConnectionTimeout(), metrics);
+        MetricsTrackerFactory recording = config.getMetricsTrackerFactory();
+        config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null ? RECORDS_NOTHING
+            : recording.create(poolName, new QueueCountingStats(stats, gate))));
+        return gate;
+    }
+
+    @Override
+    public String toString() {
+        return "fair-borrowing";
+    }
+}

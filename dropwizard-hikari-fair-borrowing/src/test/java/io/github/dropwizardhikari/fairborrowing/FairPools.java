@@ -1,0 +1,111 @@
+package io.github.dropwizardhikari.fairborrowing;
+
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+import io.github.dropwizardhikari.PoolExtension;
+import io.github.dropwizardhikari.PoolHooks;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Pools over H2 with the extension named in Java, as users do with {@code setExtensions}, keeping each pool's gate. */
+final class FairPools implements AutoCloseable {
+    final MetricRegistry metrics = new MetricRegistry();
+    private final List<ManagedHikariDataSource> built = new ArrayList<>();
+    private final Map<String, BorrowGate> gates = new ConcurrentHashMap<>();
+
+    /** A pool of {@code size} connections, all opened at start, with the extension named. */
+    ManagedHikariDataSource build(String name, int size, long timeoutMillis) throws Exception {
+        ManagedHikariDataSource dataSource = buildStopped(name, size, timeoutMillis);
+        dataSource.start();
+        return dataSource;
+    }
+
+    ManagedHikariDataSource buildStopped(String name, int size, long timeoutMillis) {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:fair-" + name + ";DB_CLOSE_DELAY=-1");
+        factory.setUser("sa");
+        factory.setMaxSize(size);
+        factory.setMinSize(size);
+        factory.setMaxWaitForConnection(Duration.milliseconds(timeoutMillis));
+        factory.setExtensions(List.of(new KeepingGates()));
+        ManagedHikariDataSource dataSource = (ManagedHikariDataSource) factory.build(metrics, name);
+        built.add(dataSource);
+        return dataSource;
+    }
+
+    /** @return the gate of the pool of this name as last started */
+    BorrowGate gate(String name) {
+        BorrowGate gate = gates.get(name);
+        if (gate == null) {
+            throw new IllegalStateException("no pool named " + name + " started");
+        }
+        return gate;
+    }
+
+    static HikariDataSource hikari(ManagedHikariDataSource dataSource) {
+        try {
+            return dataSource.unwrap(HikariDataSource.class);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(2);
+        }
+    }
+
+    /** Exactly {@code size} connections at once, then a timeout: no place was lost and none was added. */
+    static void assertServesExactly(ManagedHikariDataSource dataSource, BorrowGate gate, int size) throws Exception {
+        List<Connection> all = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                all.add(dataSource.getConnection());
+            }
+            assertThat(gate.freePlaces()).isZero();
+            assertThatThrownBy(dataSource::getConnection).isInstanceOf(SQLTransientConnectionException.class);
+        } finally {
+            for (Connection connection : all) {
+                connection.close();
+            }
+        }
+        assertThat(gate.freePlaces()).isEqualTo(size);
+    }
+
+    @Override
+    public void close() {
+        built.forEach(ManagedHikariDataSource::stop);
+    }
+
+    /** The extension itself, which also hands this class each gate it attaches. */
+    private final class KeepingGates implements PoolExtension {
+        private final FairBorrowing extension = new FairBorrowing();
+
+        @Override
+        public PoolHooks attach(HikariConfig config, MetricRegistry registry) {
+            BorrowGate gate = (BorrowGate) extension.attach(config, registry);
+            gates.put(config.getPoolName(), gate);
+            return gate;
+        }
+    }
+}

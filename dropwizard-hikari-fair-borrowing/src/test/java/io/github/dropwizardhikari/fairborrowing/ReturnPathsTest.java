@@ -1,0 +1,204 @@
+package io.github.dropwizardhikari.fairborrowing;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.github.dropwizardhikari.fairborrowing.FairPools.assertServesExactly;
+import static io.github.dropwizardhikari.fairborrowing.FairPools.hikari;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every way a connection goes back to HikariCP gives its place back, once: HikariCP records the return in
+ * {@code recycle()}, whichever object the application closed the connection through.
+ */
+class ReturnPathsTest {
+    private final FairPools pools = new FairPools();
+
+    @AfterEach
+    void stopAll() {
+        pools.close();
+    }
+
+    @Test
+    void closingTwiceReturnsThePlaceOnce() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("twice", 2, 1_000);
+        BorrowGate gate = pools.gate("twice");
+        Connection connection = dataSource.getConnection();
+        assertThat(gate.freePlaces()).isEqualTo(1);
+
+        connection.close();
+        connection.close();
+
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        assertThat(connection.isClosed()).isTrue();
+        assertServesExactly(dataSource, gate, 2);
+    }
+
+    /**
+     * After an abort JDBC lets the application close the connection or not; HikariCP hears of the connection again
+     * only on its close, which try-with-resources always makes, and which returns the place once.
+     */
+    @Test
+    void anAbortedConnectionReturnsItsPlaceWhenClosedAndOnlyOnce() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("aborted", 2, 1_000);
+        BorrowGate gate = pools.gate("aborted");
+        Connection connection = dataSource.getConnection();
+
+        connection.abort(Runnable::run);
+        closeAsHikariAllows(connection);
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        closeAsHikariAllows(connection);
+
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        assertServesExactly(dataSource, gate, 2);
+    }
+
+    @Test
+    void anEvictedConnectionReturnsItsPlaceWhenClosedAndOnlyOnce() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("evicted", 2, 1_000);
+        BorrowGate gate = pools.gate("evicted");
+        Connection connection = dataSource.getConnection();
+
+        hikari(dataSource).evictConnection(connection);
+        closeAsHikariAllows(connection);
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        closeAsHikariAllows(connection);
+
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        // HikariCP replaced the evicted connection: both places lead to a connection again
+        assertServesExactly(dataSource, gate, 2);
+    }
+
+    /**
+     * Every way JDBC gives back to the connection closes the one the caller borrowed, so the place goes back
+     * whichever object the application closes it through; ten thousand borrows lose no place and add none.
+     */
+    @Test
+    void everyWayBackToTheConnectionReturnsItsPlaceTenThousandTimes() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("ways-back", 2, 1_000);
+        HikariDataSource hikari = hikari(dataSource);
+        BorrowGate gate = pools.gate("ways-back");
+        List<ThrowingConsumer<Connection>> waysBack = List.of(
+            Connection::close,
+            connection -> connection.createStatement().getConnection().close(),
+            connection -> connection.prepareStatement("SELECT 1").getConnection().close(),
+            connection -> connection.prepareCall("CALL 1").getConnection().close(),
+            connection -> connection.createStatement().executeQuery("SELECT 1").getStatement().getConnection().close(),
+            connection -> connection.prepareStatement("SELECT 1").executeQuery().getStatement().getConnection()
+                .close(),
+            connection -> connection.getMetaData().getConnection().close(),
+            connection -> connection.prepareCall("CALL 1").executeQuery().getStatement().getConnection().close(),
+            connection -> {
+                connection.abort(Runnable::run);
+                closeAsHikariAllows(connection);
+            },
+            connection -> {
+                hikari.evictConnection(connection);
+                closeAsHikariAllows(connection);
+            });
+        // a place kept by any way back leaves one connection, then none, and the next borrow times out
+        for (int round = 0; round < 1_000; round++) {
+            for (ThrowingConsumer<Connection> wayBack : waysBack) {
+                wayBack.accept(dataSource.getConnection());
+            }
+        }
+        assertThat(gate.freePlaces()).isEqualTo(2);
+        assertServesExactly(dataSource, gate, 2);
+    }
+
+    /**
+     * Sixteen threads borrowing through the gate and four borrowing from HikariCP directly (as its own
+     * {@code ConnectivityCheck} does), on four connections: never more than four borrowed at once, every place
+     * back at the end, the gate's borrowers all served.
+     */
+    @Test
+    void neverMoreThanMaxSizeOutWhileHikarisOwnBorrowsSkipTheGate() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("mixed", 4, 20_000);
+        HikariDataSource hikari = hikari(dataSource);
+        BorrowGate gate = pools.gate("mixed");
+        AtomicInteger out = new AtomicInteger();
+        AtomicInteger mostOut = new AtomicInteger();
+        AtomicInteger mostPlacesTaken = new AtomicInteger();
+        ExecutorService threads = Executors.newFixedThreadPool(20);
+        try {
+            List<Future<Integer>> borrowers = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                boolean direct = i % 5 == 0;
+                borrowers.add(threads.submit(() -> {
+                    int borrows = 0;
+                    for (int cycle = 0; cycle < 500; cycle++) {
+                        try (Connection connection = direct ? hikari.getConnection() : dataSource.getConnection()) {
+                            mostOut.accumulateAndGet(out.incrementAndGet(), Math::max);
+                            mostPlacesTaken.accumulateAndGet(4 - gate.freePlaces(), Math::max);
+                            assertThat(connection.isValid(1)).isTrue();
+                            out.decrementAndGet();
+                            borrows++;
+                        }
+                    }
+                    return borrows;
+                }));
+            }
+            for (Future<Integer> borrower : borrowers) {
+                assertThat(borrower.get(60, TimeUnit.SECONDS)).isEqualTo(500);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(mostOut.get()).isLessThanOrEqualTo(4);
+        // a place taken by a borrow that skipped the gate may leave the count below zero, never above the size
+        assertThat(mostPlacesTaken.get()).isLessThanOrEqualTo(4 + 4);
+        assertThat(gate.freePlaces()).isEqualTo(4);
+        assertThat(gate.waiting()).isZero();
+        assertServesExactly(dataSource, gate, 4);
+    }
+
+    /**
+     * An error of the application's own work on a borrowed connection (a bad query) is no return: the place stays
+     * with the connection until it is closed.
+     */
+    @Test
+    void anErrorOnABorrowedConnectionGivesNoPlaceBack() throws Exception {
+        ManagedHikariDataSource dataSource = pools.build("bad-query", 1, 1_000);
+        BorrowGate gate = pools.gate("bad-query");
+        try (Connection connection = dataSource.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM no_such_table"))
+                    .isInstanceOf(SQLException.class);
+            }
+            assertThat(gate.freePlaces()).isZero();
+            assertThatThrownBy(dataSource::getConnection).isInstanceOf(SQLTransientConnectionException.class);
+            assertThat(connection.isValid(1)).isTrue();
+        }
+        assertThat(gate.freePlaces()).isEqualTo(1);
+    }
+
+    /** HikariCP may report the aborted or evicted connection's failure on close; it has taken it back by then. */
+    private static void closeAsHikariAllows(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // the driver's connection is gone, which the caller knows
+        }
+    }
+
+    /** A step that may throw what JDBC throws. */
+    @FunctionalInterface
+    private interface ThrowingConsumer<T> {
+        void accept(T value) throws SQLException;
+    }
+}

@@ -1,0 +1,78 @@
+package io.github.dropwizardhikari.faulthandling;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.zaxxer.hikari.HikariConfig;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.PoolExtension;
+import io.github.dropwizardhikari.PoolHooks;
+import jakarta.validation.constraints.NotNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the pools of one block meet database faults: dead connections are evicted by the error that showed them
+ * dead, and during an outage the pool keeps trying at a fixed interval, borrowers fail fast, naming the cause, once
+ * waiting cannot help, and the connections opened before it are evicted when the database answers again (it may be
+ * another server by then). Evicting the whole pool on a failover's other signs is the {@code failover-eviction}
+ * extension's.
+ *
+ * <pre>{@code
+ * hikari:
+ *   url: jdbc:postgresql://db/app
+ *   extensions:
+ *     - type: fault-handling
+ *       recoveryProbeInterval: 250ms
+ * }</pre>
+ *
+ * <table>
+ * <caption>Settings</caption>
+ * <tr><th>Name</th><th>Default</th><th>Description</th></tr>
+ * <tr><td>{@code evictOn}</td><td>{@code []}</td><td>Errors that evict the connection that threw them, besides the
+ * built-in connection-loss codes of the pool's driver, for PostgreSQL, MariaDB/MySQL and H2; an all-digit entry
+ * matches the SQLState or the vendor code. Rule: each a five-character SQLState ({@code 08S01}) or a whole-number
+ * vendor code ({@code 2013}). Out of range: error.</td></tr>
+ * <tr><td>{@code recoveryProbeInterval}</td><td>{@code 250 milliseconds}</td><td>While the database does not accept
+ * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
+ * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
+ * </table>
+ */
+@JsonTypeName("fault-handling")
+@FaultHandlingRules
+public class FaultHandlingExtension implements PoolExtension {
+    // 4 attempts a second per pool while the database is down; the pool serves within 250 ms of its return
+    static final long DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS = 250;
+
+    @NotNull
+    private List<String> evictOn = new ArrayList<>();
+
+    @NotNull
+    private Duration recoveryProbeInterval = Duration.milliseconds(DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS);
+
+    @JsonProperty
+    public List<String> getEvictOn() {
+        return evictOn;
+    }
+
+    @JsonProperty
+    public void setEvictOn(List<String> evictOn) {
+        this.evictOn = evictOn;
+    }
+
+    @JsonProperty
+    public Duration getRecoveryProbeInterval() {
+        return recoveryProbeInterval;
+    }
+
+    @JsonProperty
+    public void setRecoveryProbeInterval(Duration recoveryProbeInterval) {
+        this.recoveryProbeInterval = recoveryProbeInterval;
+    }
+
+    @Override
+    public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
+        return new FaultHandlingHooks(config, evictOn, recoveryProbeInterval.toMilliseconds());
+    }
+}

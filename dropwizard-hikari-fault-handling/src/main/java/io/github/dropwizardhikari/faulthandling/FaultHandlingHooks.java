@@ -1,0 +1,83 @@
+package io.github.dropwizardhikari.faulthandling;
+
+import com.codahale.metrics.health.HealthCheck;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.dropwizardhikari.PoolHooks;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The fault handling of one running pool: HikariCP connects through a {@link RetryingDataSource} (for a pool
+ * configured by URL), its exception override becomes a {@link ConnectionLossOverride} that asks the user's first,
+ * borrowers pass {@link DatabaseOutage}, the connectivity check answers from it ({@link KnownOutageCheck}), and
+ * HikariCP's metrics pass {@link PoolMetrics}. When the database accepts connections again after an outage, the
+ * connections opened before it are evicted (those in use when they are returned).
+ */
+final class FaultHandlingHooks implements PoolHooks {
+    // HikariCP's connectivity check has its own timeout; this much more lets it answer before the bound does
+    private static final long CHECK_SLACK_MILLIS = 500;
+    private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
+
+    private final String poolName;
+    private final long checkBoundMillis;
+    private final PoolMetrics metrics;
+    private final DatabaseOutage outage;
+    @Nullable
+    private final RetryingDataSource dataSource;
+
+    FaultHandlingHooks(HikariConfig config, List<String> evictOn, long recoveryProbeIntervalMillis) {
+        this.poolName = config.getPoolName();
+        this.checkBoundMillis = config.getConnectionTimeout() + CHECK_SLACK_MILLIS;
+        this.metrics = new PoolMetrics(config.getMetricsTrackerFactory());
+        config.setMetricsTrackerFactory(metrics);
+        this.outage = new DatabaseOutage(poolName, recoveryProbeIntervalMillis, config.getConnectionTimeout(),
+            metrics);
+        config.setExceptionOverride(new ConnectionLossOverride(config.getExceptionOverride(), ConnectionErrors.of(
+            config.getJdbcUrl(), config.getDriverClassName(), config.getDataSourceClassName()), evictOn));
+        String url = config.getJdbcUrl();
+        if (url == null || config.getDataSource() != null || config.getDataSourceClassName() != null) {
+            // HikariCP connects through the user's data source; only its own timeouts tell of an outage
+            this.dataSource = null;
+        } else {
+            this.dataSource = new RetryingDataSource(url, config.getDriverClassName(),
+                config.getDataSourceProperties(), outage, metrics, recoveryProbeIntervalMillis);
+            config.setDataSource(dataSource);
+        }
+    }
+
+    @Override
+    public Connection borrow(Borrow next) throws SQLException {
+        metrics.borrowing();
+        try {
+            return outage.borrow(next);
+        } catch (SQLException | RuntimeException e) {
+            metrics.borrowFailed();
+            throw e;
+        }
+    }
+
+    @Override
+    public void started(HikariDataSource pool) {
+        // connections opened before an outage may point at a server that is no longer the primary
+        outage.started(pool::getConnection, () -> pool.getHikariPoolMXBean().softEvictConnections());
+        if (dataSource != null) {
+            dataSource.retryWhile(() -> !pool.isClosed());
+        }
+    }
+
+    @Override
+    public HealthCheck healthCheck(String name, HealthCheck check) {
+        return name.equals(poolName + CONNECTIVITY_CHECK)
+            ? new KnownOutageCheck(check, outage, poolName, checkBoundMillis) : check;
+    }
+
+    /** Stops the fault handling before HikariCP closes, so that nothing reacts to its closing connections. */
+    @Override
+    public void stopping() {
+        outage.close();
+    }
+}

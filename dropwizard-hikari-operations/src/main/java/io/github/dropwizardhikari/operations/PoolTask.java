@@ -1,0 +1,132 @@
+package io.github.dropwizardhikari.operations;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.servlets.tasks.Task;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTasks.TaskFilter} runs it in
+ * front of Dropwizard's task servlet, which answers every exception with a 500: a {@link Refusal} gets its own
+ * status there, and the pool acted on is the one the check found.
+ */
+abstract class PoolTask extends Task {
+    static final String POOL = "pool";
+
+    private final Supplier<List<ManagedHikariDataSource>> pools;
+    private final Set<String> parameters;
+
+    /** @param parameters the parameters the task takes besides {@code pool} */
+    protected PoolTask(String name, Supplier<List<ManagedHikariDataSource>> pools, String... parameters) {
+        super(name);
+        this.pools = requireNonNull(pools, "pools");
+        this.parameters = new TreeSet<>(List.of(parameters));
+        this.parameters.add(POOL);
+    }
+
+    @FunctionalInterface
+    protected interface Action {
+        void run(PrintWriter output) throws Exception;
+    }
+
+    /** Why a task did nothing: 400 for a request to correct, 409 for a pool whose state does not allow it. */
+    static final class Refusal extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final int status;
+
+        private Refusal(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
+    }
+
+    static Refusal badRequest(String message) {
+        return new Refusal(400, message);
+    }
+
+    static Refusal conflict(String message) {
+        return new Refusal(409, message);
+    }
+
+    @Override
+    public final void execute(Map<String, List<String>> parameters, PrintWriter output) throws Exception {
+        check(parameters).run(output);
+    }
+
+    /** @throws Refusal naming the parameter or the state that stops the task; nothing has changed */
+    public final Action check(Map<String, List<String>> parameters) {
+        for (String parameter : parameters.keySet()) {
+            if (!this.parameters.contains(parameter)) {
+                throw badRequest(getName() + " takes no parameter '" + parameter + "'; it takes "
+                    + String.join(", ", this.parameters));
+            }
+        }
+        return prepare(selectPool(parameters), parameters);
+    }
+
+    /** Checks the task's own parameters and the pool's state, changing nothing. */
+    protected abstract Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters);
+
+    private ManagedHikariDataSource selectPool(Map<String, List<String>> parameters) {
+        List<ManagedHikariDataSource> open = pools.get().stream()
+            .filter(pool -> !pool.isClosed())
+            .sorted(Comparator.comparing(ManagedHikariDataSource::getPoolName))
+            .toList();
+        String names = open.stream().map(ManagedHikariDataSource::getPoolName).collect(Collectors.joining(", "));
+        Optional<String> wanted = single(parameters, POOL);
+        if (wanted.isEmpty()) {
+            if (open.size() == 1) {
+                return open.get(0);
+            }
+            if (open.isEmpty()) {
+                throw conflict("no pool of a block that names the operations extension has been built yet");
+            }
+            throw badRequest("this application has several pools (" + names + "); name one with pool=<name>");
+        }
+        return open.stream()
+            .filter(pool -> pool.getPoolName().equals(wanted.get()))
+            .findFirst()
+            .orElseThrow(() -> badRequest("no pool named '" + wanted.get() + "'; the pools are: "
+                + (names.isEmpty() ? "none yet" : names)));
+    }
+
+    /** @return the parameter's only value; a blank value counts as not given, two values as a refusal */
+    protected static Optional<String> single(Map<String, List<String>> parameters, String name) {
+        List<String> values = parameters.getOrDefault(name, List.of());
+        if (values.size() > 1) {
+            throw badRequest(name + " was given " + values.size() + " times; give it once");
+        }
+        return values.stream().map(String::trim).filter(value -> !value.isEmpty()).findFirst();
+    }
+
+    /** @throws Refusal when the pool has not started yet or has been closed */
+    protected final HikariDataSource started(ManagedHikariDataSource pool) {
+        if (!pool.isRunning()) {
+            throw conflict("pool " + pool.getPoolName() + " has not started yet (it starts on first use); "
+                + getName() + " acts on a started pool");
+        }
+        try {
+            // the pool is running, so this does not start it
+            return pool.unwrap(HikariDataSource.class);
+        } catch (SQLException e) {
+            throw conflict("pool " + pool.getPoolName() + " is closed");
+        }
+    }
+}

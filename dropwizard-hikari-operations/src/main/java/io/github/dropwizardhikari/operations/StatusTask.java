@@ -1,0 +1,114 @@
+package io.github.dropwizardhikari.operations;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariCredentialsProvider;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+import org.jspecify.annotations.Nullable;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.function.Supplier;
+
+/**
+ * {@code pool-status}: a pool's state, connection counts and current settings, one {@code name: value} line each
+ * under the YAML names; the password is never printed, secrets in the URL and properties are masked.
+ */
+final class StatusTask extends PoolTask {
+    static final String MASK = "<masked>";
+    private static final String SECRET_KEY = "password|passwd|pwd|secret|token|key";
+    // a key=value pair in a JDBC URL's parameters (?a=b&c=d or ;a=b;c=d) whose key names a secret
+    private static final Pattern SECRET_URL_PARAMETER = Pattern.compile("([?&;:][^&;=?/]*(?:" + SECRET_KEY
+        + ")[^&;=]*=)[^&;]*", Pattern.CASE_INSENSITIVE);
+    // user:password@host in URLs such as jdbc:mysql://user:secret@host/db
+    private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]+:)[^/@]*@");
+    private static final Pattern SECRET_PROPERTY = Pattern.compile(SECRET_KEY, Pattern.CASE_INSENSITIVE);
+
+    StatusTask(Supplier<List<ManagedHikariDataSource>> pools) {
+        super("pool-status", pools);
+    }
+
+    @Override
+    protected Action prepare(ManagedHikariDataSource pool, Map<String, List<String>> parameters) {
+        return output -> {
+            line(output, "pool", pool.getPoolName());
+            if (pool.isRunning() && !pool.isClosed()) {
+                HikariDataSource running = started(pool);
+                HikariPoolMXBean bean = running.getHikariPoolMXBean();
+                // HikariCP answers isRunning() false for a pool that is started but suspended
+                line(output, "state", running.isClosed() ? "closed" : running.isRunning() ? "running" : "suspended");
+                line(output, "connections", bean.getTotalConnections() + " total, " + bean.getActiveConnections()
+                    + " in use, " + bean.getIdleConnections() + " idle, " + bean.getThreadsAwaitingConnection()
+                    + " waiting");
+                settings(output, running);
+            } else {
+                line(output, "state", pool.isClosed() ? "closed" : "not started (it starts on first use)");
+                settings(output, pool.configurationCopy());
+            }
+        };
+    }
+
+    private static void settings(PrintWriter output, HikariConfig settings) {
+        line(output, "url", maskUrl(settings.getJdbcUrl()));
+        line(output, "dataSourceClassName", settings.getDataSourceClassName());
+        line(output, "driverClass", settings.getDriverClassName());
+        line(output, "user", settings.getUsername());
+        line(output, "password", settings.getPassword() == null ? "none" : MASK);
+        line(output, "credentials", describe(settings.getCredentialsProvider()));
+        line(output, "properties", String.valueOf(maskProperties(settings.getDataSourceProperties())));
+        line(output, "maxSize", String.valueOf(settings.getMaximumPoolSize()));
+        line(output, "minSize", String.valueOf(settings.getMinimumIdle()));
+        line(output, "maxWaitForConnection", millis(settings.getConnectionTimeout()));
+        line(output, "minIdleTime", millis(settings.getIdleTimeout()));
+        line(output, "maxConnectionAge", millis(settings.getMaxLifetime()));
+        line(output, "keepaliveTime", millis(settings.getKeepaliveTime()));
+        line(output, "leakDetectionThreshold", millis(settings.getLeakDetectionThreshold()));
+        line(output, "validationQuery", settings.getConnectionTestQuery());
+        line(output, "validationQueryTimeout", millis(settings.getValidationTimeout()));
+        line(output, "initializationQuery", settings.getConnectionInitSql());
+        line(output, "autoCommitByDefault", String.valueOf(settings.isAutoCommit()));
+        line(output, "readOnlyByDefault", String.valueOf(settings.isReadOnly()));
+        line(output, "defaultCatalog", settings.getCatalog());
+        line(output, "defaultTransactionIsolation", settings.getTransactionIsolation());
+        line(output, "schema", settings.getSchema());
+        line(output, "allowPoolSuspension", String.valueOf(settings.isAllowPoolSuspension()));
+        line(output, "registerMbeans", String.valueOf(settings.isRegisterMbeans()));
+        line(output, "exceptionOverrideClassName", settings.getExceptionOverrideClassName());
+    }
+
+    private static String describe(@Nullable HikariCredentialsProvider provider) {
+        // the class only: a provider's toString may print what it holds
+        return provider == null ? "user and password" : provider.getClass().getName();
+    }
+
+    @Nullable
+    static String maskUrl(@Nullable String url) {
+        if (url == null) {
+            return null;
+        }
+        String masked = SECRET_URL_PARAMETER.matcher(url).replaceAll("$1" + MASK);
+        return USER_INFO.matcher(masked).replaceAll("$1" + MASK + "@");
+    }
+
+    private static Map<String, String> maskProperties(Properties properties) {
+        Map<String, String> masked = new TreeMap<>();
+        // a value under an innocent key may still be a URL or connection string with a password in it
+        properties.forEach((key, value) -> masked.put(String.valueOf(key),
+            SECRET_PROPERTY.matcher(String.valueOf(key)).find() ? MASK : maskUrl(String.valueOf(value))));
+        return masked;
+    }
+
+    private static String millis(long millis) {
+        return Duration.milliseconds(millis).toString();
+    }
+
+    private static void line(PrintWriter output, String name, @Nullable String value) {
+        output.println(name + ": " + (value == null ? "not set" : value));
+    }
+}
