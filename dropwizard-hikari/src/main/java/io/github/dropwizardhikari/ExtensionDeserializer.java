@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 
 import java.io.IOException;
 
@@ -17,6 +18,14 @@ final class ExtensionDeserializer extends StdDeserializer<PoolExtension> {
 
     ExtensionDeserializer() {
         super(PoolExtension.class);
+    }
+
+    // the list's elements are polymorphic, so Jackson hands each to this method with the type resolver; the
+    // deserialize below resolves the type itself, to catch a type no module provides
+    @Override
+    public Object deserializeWithType(JsonParser parser, DeserializationContext context,
+                                      TypeDeserializer typeDeserializer) throws IOException {
+        return deserialize(parser, context);
     }
 
     @Override

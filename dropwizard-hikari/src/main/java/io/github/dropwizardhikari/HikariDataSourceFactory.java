@@ -13,6 +13,7 @@ import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
+import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.config.CrossFieldRules;
 import io.github.dropwizardhikari.config.HikariFloor;
@@ -150,8 +151,9 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
  * prefix queries with a comment naming the calling method.</td></tr>
  * <tr><td>{@code extensions}</td><td></td><td>none</td><td>The extras for this block's pools, each named by its
- * {@code type} and brought by its module ({@code dropwizard-hikari-<type>}); see {@link PoolExtension}. Rule: a
- * type whose module is on the class path. Out of range: error naming the module to add.</td></tr>
+ * {@code type} and brought by its module ({@code dropwizard-hikari-<type>}); none named: the pool is HikariCP's
+ * alone; see {@link PoolExtension}. Rule: a {@code type} whose module is on the class path. Out of range: error
+ * naming the module to add.</td></tr>
  * </table>
  *
  * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
@@ -726,6 +728,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
                 case "url" -> Redaction.url(url);
                 case "properties" -> properties == null ? null : Redaction.properties(properties);
                 case "minSize" -> getMinSize();
+                // each extension as its YAML: type and settings
+                case "extensions" -> extensions == null ? null : extensions.stream()
+                    .map(extension -> Jackson.newObjectMapper().valueToTree(extension).toString()).toList();
                 default -> field.get(this);
             };
         } catch (IllegalAccessException e) {

@@ -6,6 +6,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -25,6 +27,7 @@ import static java.util.Objects.requireNonNull;
  * or not. A stopped pool does not restart. Start and stop are in {@link PoolLifecycle}.</p>
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     // SQLState "connection does not exist", as drivers report for a closed connection
     private static final String CLOSED_SQL_STATE = "08003";
 
@@ -74,9 +77,22 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         healthChecks.bind(registry);
     }
 
+    /**
+     * Starts the pool. With {@code initialSize: 0} (HikariCP's {@code initializationFailTimeout} below 0) the
+     * application starts whatever the database and the driver say, as under Dropwizard's pool: a pool that cannot
+     * open yet logs why and tries again at its first borrow.
+     */
     @Override
     public void start() throws Exception {
-        pool();
+        try {
+            pool();
+        } catch (SQLException e) {
+            if (config.getInitializationFailTimeout() >= 0) {
+                throw e;
+            }
+            LOGGER.warn("Pool {} could not open ({}); it tries again at its first borrow", getPoolName(),
+                e.getMessage());
+        }
     }
 
     @Override

@@ -64,6 +64,10 @@ final class PoolLifecycle {
         config.copyStateTo(attempt);
         healthChecks.configure(attempt);
         DefaultCatalog.adopt(attempt);
+        if (attempt.getMetricRegistry() != null) {
+            // HikariCP takes a registry or a tracker factory, not both: the tracker records into the same registry
+            attempt.setMetricRegistry(null);
+        }
         attempt.setMetricsTrackerFactory(new CodahaleMetricsTrackerFactory(metrics));
         List<PoolHooks> attached = new ArrayList<>();
         HikariDataSource started;

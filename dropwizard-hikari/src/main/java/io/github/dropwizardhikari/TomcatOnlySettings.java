@@ -62,7 +62,7 @@ public abstract class TomcatOnlySettings {
     @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
 
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by default) "
+    @TomcatOnly("HikariCP hands connections to waiting threads directly; the fair-borrowing extension "
         + "makes borrowers wait in arrival order")
     private boolean useFairQueue = true;
 

@@ -22,6 +22,8 @@ public final class BundleInitialization {
         Environment environment = new Environment("test", Jackson.newObjectMapper(),
             Validators.newValidatorFactory(), metrics, BundleInitialization.class.getClassLoader(), healthChecks,
             configuration);
+        // the environment registers the JVM's deadlock check; the caller's registry is to hold the pools' alone
+        healthChecks.unregister("deadlocks");
         new HikariBundle<Configuration>() {
             @Override
             public HikariDataSourceFactory getDataSourceFactory(Configuration ignored) {

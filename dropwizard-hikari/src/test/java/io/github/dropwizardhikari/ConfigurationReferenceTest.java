@@ -51,50 +51,6 @@ class ConfigurationReferenceTest {
         }
     }
 
-    /**
-     * A row whose default reads "see ..." links to the page that documents the nested block: that page's table
-     * lists every property of the block, each with the default the block has (a default that reads "the pool's
-     * ..." is one the block leaves unset, so that the pool's own setting applies).
-     */
-    @Test
-    void aSeeRowLinksToATableOfTheNestedBlockWithItsDefaults() throws Exception {
-        List<String> lines = Files.readAllLines(REFERENCE);
-        List<String> seeRows = lines.stream()
-            .filter(line -> line.matches("\\| `\\w+` \\|.*\\| see \\[.*"))
-            .toList();
-        assertThat(seeRows).as("rows whose default reads 'see ...'").isNotEmpty();
-        HikariDataSourceFactory defaults = new HikariDataSourceFactory();
-        for (String line : seeRows) {
-            String name = plain(line.substring(1).split("\\|")[0]);
-            Matcher link = Pattern.compile("see \\[[^]]*]\\(([^)#]+)\\)").matcher(line);
-            assertThat(link.find()).as("the link in the row of %s", name).isTrue();
-            Object block = getter(name).invoke(defaults);
-            List<String> page = Files.readAllLines(REFERENCE.resolveSibling(link.group(1)));
-            int start = page.indexOf(page.stream().filter(row -> row.startsWith("| Field (in the block's `" + name))
-                .findFirst().orElseThrow(() -> new AssertionError(link.group(1) + " has no table of " + name)));
-            Map<String, String> documented = new LinkedHashMap<>();
-            for (String row : page.subList(start + 2, page.size())) {
-                if (!row.startsWith("|")) {
-                    break;
-                }
-                String[] cells = row.substring(1).split("\\|");
-                documented.put(plain(cells[0]), plain(cells[1]));
-            }
-
-            assertThat(documented.keySet()).as("the properties of %s", name)
-                .containsExactlyInAnyOrderElementsOf(deserializableProperties(block.getClass()).keySet());
-            for (Map.Entry<String, String> row : documented.entrySet()) {
-                String actual = render(getter(block.getClass(), row.getKey()).invoke(block));
-                String expected = row.getValue().startsWith("the pool's ") ? "none" : row.getValue();
-                assertThat(actual).as("default of %s.%s", name, row.getKey()).isEqualTo(expected);
-            }
-        }
-    }
-
-    /**
-     * The {@code credentials} block, absent by default, is documented where rotating credentials are: one row per
-     * field ({@code credentials.<field>}), each with the default an empty block has.
-     */
     @Test
     void theCredentialsBlockHasATableOfItsFieldsWithTheirDefaults() throws Exception {
         Map<String, String> documented = new LinkedHashMap<>();
@@ -157,7 +113,8 @@ class ConfigurationReferenceTest {
         if (value instanceof Optional<?> optional) {
             return optional.map(ConfigurationReferenceTest::render).orElse("none");
         }
-        if (value == null || "".equals(value) || (value instanceof Map<?, ?> map && map.isEmpty())) {
+        if (value == null || "".equals(value) || (value instanceof Map<?, ?> map && map.isEmpty())
+            || (value instanceof List<?> list && list.isEmpty())) {
             return "none";
         }
         if (value instanceof List<?> list) {

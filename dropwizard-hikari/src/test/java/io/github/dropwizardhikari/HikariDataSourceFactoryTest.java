@@ -214,8 +214,8 @@ class HikariDataSourceFactoryTest {
             "hikari.rollbackOnReturn: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP always rolls back uncommitted work when a connection is returned.",
             "hikari.useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by "
-                + "default) makes borrowers wait in arrival order.",
+                + "HikariCP hands connections to waiting threads directly; the fair-borrowing extension "
+                + "makes borrowers wait in arrival order.",
             "hikari.initialSize: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP fills the pool up to minSize in the background.",
             "hikari.checkConnectionOnBorrow: ignoring this Tomcat pool setting: HikariCP has no such setting; "
@@ -245,8 +245,8 @@ class HikariDataSourceFactoryTest {
 
         assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyInAnyOrder(
             "useFairQueue: ignoring this Tomcat pool setting: HikariCP has no such setting; "
-                + "HikariCP hands connections to waiting threads directly; the bundle's fairBorrowing (on by "
-                + "default) makes borrowers wait in arrival order.",
+                + "HikariCP hands connections to waiting threads directly; the fair-borrowing extension "
+                + "makes borrowers wait in arrival order.",
             "validationInterval: ignoring this Tomcat pool setting: HikariCP has no such setting; "
                 + "HikariCP skips validation for connections used within the last 500 ms.");
     }
@@ -315,7 +315,7 @@ class HikariDataSourceFactoryTest {
 
         String text = factory.toString();
 
-        assertThat(settings).hasSizeGreaterThanOrEqualTo(37);
+        assertThat(settings).hasSizeGreaterThanOrEqualTo(30);
         assertThat(settings).allSatisfy(setting ->
             assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "="));
     }
@@ -329,12 +329,11 @@ class HikariDataSourceFactoryTest {
 
         String text = factory.toString();
 
-        assertThat(json.get("admission").size()).as("admission's settings").isEqualTo(6);
         List<String> expected = new ArrayList<>();
         json.fields().forEachRemaining(setting -> expected.addAll(shown(setting.getKey(), setting.getValue())));
-        assertThat(expected).hasSizeGreaterThan(40)
-            .contains("maxWaitForConnection=3 seconds", "enabled=false", "maxConcurrentRequests=6",
-                "maxWait=750 milliseconds", "paths=[/questions/*, /answers]", "retryAfter=3 seconds");
+        assertThat(expected).hasSizeGreaterThan(30)
+            .contains("maxWaitForConnection=3 seconds",
+                "extensions=[{\"type\":\"borrow-counting\",\"metric\":\"BorrowsSoFar\"}]");
         assertThat(expected).allSatisfy(setting ->
             assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "[,}]"));
     }
@@ -345,6 +344,10 @@ class HikariDataSourceFactoryTest {
             List<String> entries = new ArrayList<>();
             value.fields().forEachRemaining(entry -> entries.addAll(shown(entry.getKey(), entry.getValue())));
             return entries;
+        }
+        if (value.isArray() && value.size() > 0 && value.get(0).isObject()) {
+            // a list of blocks (extensions) shows each as its JSON
+            return List.of(name + "=" + value);
         }
         if (value.isArray()) {
             List<String> elements = new ArrayList<>();

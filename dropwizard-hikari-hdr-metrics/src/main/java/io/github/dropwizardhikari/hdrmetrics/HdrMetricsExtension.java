@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
 public class HdrMetricsExtension implements PoolExtension {
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.SECONDS)
-    private Duration window = Duration.seconds(WindowedHdrReservoir.DEFAULT_WINDOW_SECONDS);
+    private Duration window = Duration.minutes(1);
 
     @JsonProperty
     public Duration getWindow() {
