@@ -28,8 +28,9 @@ import java.util.function.Supplier;
 
 /**
  * Jetty's {@link QoSHandler} (which admits and queues), sized to the block's pools when the server starts, with the
- * metrics {@code <pool>.admission.{admitted, inside, waiting, wait, rejected}} and a 503 with {@code Retry-After} and
- * a body in Dropwizard's error format that names the limit.
+ * metrics {@code <pool>.admission.{admitted, inside, waiting, wait, rejected}} ({@code <pool>} the name of the first
+ * pool built from the block) and a 503 with {@code Retry-After} and a body in Dropwizard's error format that names
+ * the limit.
  */
 final class PoolAdmissionHandler extends QoSHandler {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolAdmissionHandler.class);
