@@ -44,15 +44,21 @@ class AdmissionConfigurationTest {
         assertThat(admission.getRetryAfter()).isEqualTo(Duration.seconds(1));
     }
 
-    /** Each value as JSON shows it, inside the block's own {@code toString()}. */
+    /**
+     * Each value as JSON shows it, in the extension's own {@code toString()} and in the block's, which shows its
+     * extensions as JSON.
+     */
     @Test
     void toStringShowsTheValueOfEverySetting() throws Exception {
         HikariDataSourceFactory factory = parse("full.yml");
-        JsonNode json = Jackson.newObjectMapper().valueToTree(admission(factory));
+        AdmissionExtension admission = admission(factory);
+        JsonNode json = Jackson.newObjectMapper().valueToTree(admission);
 
-        String text = factory.toString();
+        String text = admission.toString();
+        String blockText = factory.toString();
 
         List<String> expected = new ArrayList<>();
+        List<String> expectedInBlock = new ArrayList<>();
         json.fields().forEachRemaining(setting -> {
             if (setting.getValue().isArray()) {
                 List<String> elements = new ArrayList<>();
@@ -61,12 +67,15 @@ class AdmissionConfigurationTest {
             } else if (!setting.getKey().equals("type")) {
                 expected.add(setting.getKey() + "=" + setting.getValue().asText());
             }
+            expectedInBlock.add("\"" + setting.getKey() + "\":" + setting.getValue());
         });
         assertThat(expected).as("admission's settings").hasSize(5)
             .contains("maxConcurrentRequests=6", "maxWait=750 milliseconds", "maxWaitingRequests=100",
                 "paths=[/questions/*, /answers]", "retryAfter=3 seconds");
         assertThat(expected).allSatisfy(setting ->
             assertThat(text).as(setting).containsPattern("[{ ]" + Pattern.quote(setting) + "[,}]"));
+        assertThat(expectedInBlock).contains("\"type\":\"admission\"", "\"maxConcurrentRequests\":6")
+            .allSatisfy(setting -> assertThat(blockText).as(setting).contains(setting));
     }
 
     @ParameterizedTest(name = "{0}")
