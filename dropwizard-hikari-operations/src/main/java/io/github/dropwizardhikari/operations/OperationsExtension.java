@@ -33,17 +33,14 @@ import java.util.function.Supplier;
  * <table>
  * <caption>Settings</caption>
  * <tr><th>Name</th><th>Default</th><th>Description</th></tr>
- * <tr><td>{@code adminTasks}</td><td>{@code true}</td><td>Adds {@code pool-status}, {@code pool-evict},
- * {@code pool-resize}, {@code pool-suspend} and {@code pool-resume} to the admin port, acting on the pools of
- * every block that names this extension.</td></tr>
- * <tr><td>{@code sizingLog}</td><td>{@code true}</td><td>At each start of a pool of more than one connection,
- * logs {@code maxSize} as a share of the connections the server accepts (PostgreSQL, MariaDB, MySQL); WARN above
- * one half.</td></tr>
- * <tr><td>{@code pooler}</td><td>{@code none}</td><td>{@code transaction} when the pool connects through a
- * transaction pooler such as PgBouncer: the settings it breaks are warned about once, and the sizing log stops
- * measuring {@code maxSize} against the server behind it.</td></tr>
- * <tr><td>{@code tomcatMetricNames}</td><td>{@code false}</td><td>Also registers the gauges Dropwizard's Tomcat
- * pool registers ({@code io.dropwizard.db.ManagedPooledDataSource.<pool>.active}, ...), fed from HikariCP.</td></tr>
+ * <tr><td>{@code adminTasks}</td><td>{@code true}</td><td>The pool tasks on the admin port ({@code pool-status},
+ * ...), shared by every block that names the extension.</td></tr>
+ * <tr><td>{@code sizingLog}</td><td>{@code true}</td><td>At each start, {@code maxSize} as a share of the server's
+ * connection limit.</td></tr>
+ * <tr><td>{@code pooler}</td><td>{@code none}</td><td>{@code transaction} behind a transaction pooler: the settings
+ * it breaks are warned about, and the sizing log does not measure against the server behind it.</td></tr>
+ * <tr><td>{@code tomcatMetricNames}</td><td>{@code false}</td><td>Also the gauges of Dropwizard's Tomcat pool
+ * ({@code io.dropwizard.db.ManagedPooledDataSource.<pool>.*}).</td></tr>
  * </table>
  */
 @JsonTypeName("operations")
@@ -102,7 +99,7 @@ public class OperationsExtension implements PoolExtension {
     @Override
     public void run(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) {
         if (adminTasks) {
-            PoolTasks.register(environment, pools);
+            PoolTask.register(environment, pools);
         }
     }
 
@@ -114,27 +111,20 @@ public class OperationsExtension implements PoolExtension {
                     config.getPoolName(), warning.field(), pooler, warning.reason());
             }
         }
-        return new Hooks(config.getPoolName(), metrics, sizingLog ? new PoolSizing(pooler) : null, tomcatMetricNames);
+        return new Hooks(config.getPoolName(), metrics);
     }
 
     /** The sizing log and the Tomcat-named gauges of one running pool. */
-    private static final class Hooks implements PoolHooks {
+    private final class Hooks implements PoolHooks {
         private final String poolName;
         private final MetricRegistry metrics;
-        @Nullable
-        private final PoolSizing sizing;
-        private final boolean tomcatMetricNames;
-
         @Nullable
         private TomcatMetricNames gauges;
         private volatile boolean stopping;
 
-        Hooks(String poolName, MetricRegistry metrics, @Nullable PoolSizing sizing,
-                        boolean tomcatMetricNames) {
+        Hooks(String poolName, MetricRegistry metrics) {
             this.poolName = poolName;
             this.metrics = metrics;
-            this.sizing = sizing;
-            this.tomcatMetricNames = tomcatMetricNames;
         }
 
         @Override
@@ -142,9 +132,9 @@ public class OperationsExtension implements PoolExtension {
             if (tomcatMetricNames) {
                 gauges = TomcatMetricNames.register(metrics, poolName, pool.getHikariPoolMXBean());
             }
-            if (sizing != null) {
-                // a borrow like any other, so it opens no connection beyond maxSize; the data source is its configuration
-                sizing.reportInBackground(pool, pool::getConnection, () -> stopping);
+            if (sizingLog) {
+                // a borrow like any other, so it opens no connection beyond maxSize; the pool is its configuration
+                new PoolSizing(pooler).reportInBackground(pool, pool::getConnection, () -> stopping);
             }
         }
 

@@ -11,14 +11,15 @@ record PoolShare(boolean warning, String message) {
         + "pooler such as PgBouncer (the operations extension's pooler: transaction)";
 
     static PoolShare direct(String pool, int maxSize, ServerLimit server) {
-        int percent = percent(maxSize, server.connections());
+        int connections = server.connections();
+        int percent = connections <= 0 ? 100 : (int) Math.round(100.0 * maxSize / connections);
         String of = "maxSize " + maxSize + " is " + percent + "% of the " + server.connections() + " connections "
             + server.server() + " accepts (" + server.derivation() + ")";
         if (2L * maxSize > server.connections()) {
             return new PoolShare(true, "Pool " + pool + ": " + of + "; a second instance of this application "
                 + "would run the server out of connections: " + POOLER_ADVICE);
         }
-        return new PoolShare(false, "Pool " + pool + ": " + of + "; " + instances(maxSize, server.connections())
+        return new PoolShare(false, "Pool " + pool + ": " + of + "; " + (maxSize <= 0 ? 0 : connections / maxSize)
             + " pools of this size fill it");
     }
 
@@ -33,13 +34,5 @@ record PoolShare(boolean warning, String message) {
             + "of every instance's maxSize" + (server == null ? "" : ". " + server.server() + " behind it accepts "
             + server.connections() + " (" + server.derivation() + "), shared by the pooler's server connections, "
             + "not by this pool's"));
-    }
-
-    private static int percent(int part, int whole) {
-        return whole <= 0 ? 100 : (int) Math.round(100.0 * part / whole);
-    }
-
-    private static int instances(int part, int whole) {
-        return part <= 0 ? 0 : whole / part;
     }
 }

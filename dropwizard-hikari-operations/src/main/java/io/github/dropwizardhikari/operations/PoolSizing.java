@@ -10,22 +10,14 @@ import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 
-import static java.util.Objects.requireNonNull;
-
 /**
  * Logs, once per pool start, the pool's {@code maxSize} as a share of the connections the server accepts (INFO, or
  * WARN above half). It runs on a daemon thread so it never delays or fails the start, and borrows one of the pool's
  * connections for one bounded query so it opens none beyond {@code maxSize}; an error is an INFO line.
  */
-final class PoolSizing {
+record PoolSizing(PoolerMode pooler) {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolSizing.class);
     static final int QUERY_TIMEOUT_SECONDS = 2;
-
-    private final PoolerMode pooler;
-
-    PoolSizing(PoolerMode pooler) {
-        this.pooler = requireNonNull(pooler, "pooler");
-    }
 
     /**
      * @param stopping whether the pool is stopping: a borrow that fails then says nothing about the server
@@ -56,12 +48,11 @@ final class PoolSizing {
                 LOGGER.info(share.message());
             }
         } catch (Exception e) {
-            if (stopping.getAsBoolean()) {
-                return;
+            if (!stopping.getAsBoolean()) {
+                LOGGER.info("Pool {}: could not read the server's connection limit to size maxSize {} against it: {}",
+                    pool, maxSize, e.getMessage());
+                LOGGER.debug("Pool {}: connection limit query failed", pool, e);
             }
-            LOGGER.info("Pool {}: could not read the server's connection limit to size maxSize {} against it: {}",
-                pool, maxSize, e.getMessage());
-            LOGGER.debug("Pool {}: connection limit query failed", pool, e);
         }
     }
 

@@ -1,29 +1,47 @@
 package io.github.dropwizardhikari.operations;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jetty.MutableServletContextHandler;
 import io.dropwizard.servlets.tasks.Task;
 import io.github.dropwizardhikari.ManagedHikariDataSource;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * An admin task on the pool named by {@code pool}, or on the only pool. {@link PoolTasks.TaskFilter} runs it in
- * front of Dropwizard's task servlet, which answers every exception with a 500: a {@link Refusal} gets its own
- * status there, and the pool acted on is the one the check found.
+ * An admin task on the pool named by {@code pool}, or on the only pool: {@code pool-evict}, {@code pool-suspend},
+ * {@code pool-resume}, {@code pool-resize} ({@link ChangeTasks}) and {@code pool-status} ({@link StatusTask}), each
+ * a POST to {@code /tasks/<name>}. One set serves every block of the application that names the extension:
+ * Dropwizard's task servlet keeps one task per name (5.0 replaces an earlier one silently), so a second block adds
+ * its pools to the set the first one registered, which the admin context holds as an attribute.
  */
 abstract class PoolTask extends Task {
     static final String POOL = "pool";
+    static final String FILTER_NAME = "dropwizard-hikari-pool-tasks";
 
     private final Supplier<List<ManagedHikariDataSource>> pools;
     private final Set<String> parameters;
@@ -127,6 +145,76 @@ abstract class PoolTask extends Task {
             return pool.unwrap(HikariDataSource.class);
         } catch (SQLException e) {
             throw conflict("pool " + pool.getPoolName() + " is closed");
+        }
+    }
+
+    /** Adds the tasks to the environment's admin port, or {@code pools} to the tasks a block added before. */
+    static void register(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) {
+        MutableServletContextHandler admin = environment.getAdminContext();
+        synchronized (admin) {
+            Object registered = admin.getAttribute(Blocks.class.getName());
+            Blocks blocks = registered instanceof Blocks known ? known : new Blocks();
+            if (registered == null) {
+                admin.setAttribute(Blocks.class.getName(), blocks);
+                List<PoolTask> tasks = List.of(new ChangeTasks.EvictTask(blocks::pools),
+                    new ChangeTasks.SuspensionTask(blocks::pools, true),
+                    new ChangeTasks.SuspensionTask(blocks::pools, false), new ChangeTasks.ResizeTask(blocks::pools),
+                    new StatusTask(blocks::pools));
+                tasks.forEach(environment.admin()::addTask);
+                environment.admin().addFilter(FILTER_NAME, new TaskFilter(tasks))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
+            }
+            blocks.add(requireNonNull(pools, "pools"));
+        }
+    }
+
+    /** Each block's pools, asked at every request, so a pool built after the tasks were registered is found too. */
+    static final class Blocks {
+        private final List<Supplier<List<ManagedHikariDataSource>>> blocks = new CopyOnWriteArrayList<>();
+
+        void add(Supplier<List<ManagedHikariDataSource>> pools) {
+            blocks.add(pools);
+        }
+
+        List<ManagedHikariDataSource> pools() {
+            return blocks.stream().flatMap(block -> block.get().stream()).distinct().toList();
+        }
+    }
+
+    /**
+     * Runs a pool task in front of Dropwizard's task servlet, which answers any exception with a 500 and an ERROR
+     * log: a refusal gets its own status (400 or 409) and message here instead.
+     */
+    static final class TaskFilter implements Filter {
+        private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();
+
+        TaskFilter(List<PoolTask> tasks) {
+            // the task servlet finds a task by the path after /tasks
+            tasks.forEach(task -> tasksByPath.put("/" + task.getName(), task));
+        }
+
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+            HttpServletRequest http = (HttpServletRequest) request;
+            PoolTask task = tasksByPath.get(http.getPathInfo());
+            if (task == null || !"POST".equals(http.getMethod())) {
+                chain.doFilter(request, response);
+                return;
+            }
+            Map<String, List<String>> parameters = new LinkedHashMap<>();
+            http.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
+            HttpServletResponse answer = (HttpServletResponse) response;
+            answer.setContentType("text/plain;charset=UTF-8");
+            try {
+                // checked once, and the pool acted on is the one the check found
+                task.check(parameters).run(answer.getWriter());
+            } catch (Refusal refusal) {
+                answer.setStatus(refusal.status());
+                answer.getWriter().println(requireNonNull(refusal.getMessage()));
+            } catch (Exception e) {
+                throw new ServletException(task.getName() + " failed", e);
+            }
         }
     }
 }

@@ -12,10 +12,7 @@ import java.util.Locale;
 public enum PoolerMode {
     /** The pool talks to the database server itself, or through a proxy that keeps one session per connection. */
     NONE,
-    /**
-     * A transaction pooler (PgBouncer's {@code pool_mode = transaction}, or a managed proxy that behaves like it):
-     * each transaction may run on a different server session.
-     */
+    /** A transaction pooler (PgBouncer's {@code pool_mode = transaction}, or a proxy that behaves like it). */
     TRANSACTION;
 
     @JsonCreator

@@ -24,15 +24,13 @@ record ServerLimit(String server, int connections, String derivation) {
 
     /** @param names a pool's URL or data source class; ":postgresql:" also finds jdbc:otel:postgresql:... */
     static boolean isPostgres(@Nullable String names) {
-        String lower = String.valueOf(names).toLowerCase(Locale.ROOT);
-        return lower.contains(":postgresql:") || lower.contains("org.postgresql.");
+        return String.valueOf(names).toLowerCase(Locale.ROOT).matches("(?s).*(:postgresql:|org\\.postgresql\\.).*");
     }
 
     /** @return whether the limit of the pool's database can be read: PostgreSQL, MariaDB or MySQL */
     static boolean isKnown(@Nullable String url, @Nullable String dataSourceClassName) {
-        String names = (url + " " + dataSourceClassName).toLowerCase(Locale.ROOT);
-        return isPostgres(names) || names.contains(":mariadb:") || names.contains(":mysql:")
-            || names.contains("org.mariadb.") || names.contains("com.mysql.");
+        return (url + " " + dataSourceClassName).toLowerCase(Locale.ROOT)
+            .matches("(?s).*(:postgresql:|org\\.postgresql\\.|:mariadb:|:mysql:|org\\.mariadb\\.|com\\.mysql\\.).*");
     }
 
     /** @return {@code null} for a database other than PostgreSQL, MariaDB or MySQL */

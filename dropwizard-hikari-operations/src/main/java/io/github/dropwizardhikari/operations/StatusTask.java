@@ -60,7 +60,9 @@ final class StatusTask extends PoolTask {
         line(output, "driverClass", settings.getDriverClassName());
         line(output, "user", settings.getUsername());
         line(output, "password", settings.getPassword() == null ? "none" : MASK);
-        line(output, "credentials", describe(settings.getCredentialsProvider()));
+        // the class only: a provider's toString may print what it holds
+        HikariCredentialsProvider credentials = settings.getCredentialsProvider();
+        line(output, "credentials", credentials == null ? "user and password" : credentials.getClass().getName());
         line(output, "properties", String.valueOf(maskProperties(settings.getDataSourceProperties())));
         line(output, "maxSize", String.valueOf(settings.getMaximumPoolSize()));
         line(output, "minSize", String.valueOf(settings.getMinimumIdle()));
@@ -80,11 +82,6 @@ final class StatusTask extends PoolTask {
         line(output, "allowPoolSuspension", String.valueOf(settings.isAllowPoolSuspension()));
         line(output, "registerMbeans", String.valueOf(settings.isRegisterMbeans()));
         line(output, "exceptionOverrideClassName", settings.getExceptionOverrideClassName());
-    }
-
-    private static String describe(@Nullable HikariCredentialsProvider provider) {
-        // the class only: a provider's toString may print what it holds
-        return provider == null ? "user and password" : provider.getClass().getName();
     }
 
     @Nullable

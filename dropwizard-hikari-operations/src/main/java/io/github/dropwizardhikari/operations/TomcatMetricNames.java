@@ -6,11 +6,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * The gauges of Dropwizard's Tomcat-based {@code ManagedPooledDataSource}
@@ -22,44 +18,31 @@ final class TomcatMetricNames {
     static final String PREFIX = "io.dropwizard.db.ManagedPooledDataSource";
 
     private final MetricRegistry registry;
+    private final String poolName;
     private final List<String> registered = new ArrayList<>();
 
-    private TomcatMetricNames(MetricRegistry registry) {
+    private TomcatMetricNames(MetricRegistry registry, String poolName) {
         this.registry = registry;
+        this.poolName = poolName;
     }
 
-    /**
-     * @param registry the registry HikariCP reports the pool's own metrics to
-     * @return what to {@link #remove()} when the pool stops
-     */
+    /** @return what to {@link #remove()} when the pool stops; {@code registry} holds HikariCP's own metrics */
     static TomcatMetricNames register(MetricRegistry registry, String poolName, HikariPoolMXBean pool) {
-        requireNonNull(pool, "pool");
-        // the names of HikariCP's own tracker (CodahaleMetricsTrackerFactory), whoever registered the metrics
-        String created = MetricRegistry.name(poolName, "pool", "ConnectionCreation");
-        String borrowed = MetricRegistry.name(poolName, "pool", "Wait");
-        String returned = MetricRegistry.name(poolName, "pool", "Usage");
-        Map<String, Gauge<?>> gauges = new LinkedHashMap<>();
-        gauges.put("active", (Gauge<Integer>) pool::getActiveConnections);
-        gauges.put("idle", (Gauge<Integer>) pool::getIdleConnections);
-        gauges.put("waiting", (Gauge<Integer>) pool::getThreadsAwaitingConnection);
-        gauges.put("size", (Gauge<Integer>) pool::getTotalConnections);
-        gauges.put("created", (Gauge<Long>) () -> count(registry, created));
-        gauges.put("borrowed", (Gauge<Long>) () -> count(registry, borrowed));
-        gauges.put("reconnected", (Gauge<Long>) () -> 0L);
-        // every connection created and no longer in the pool has been closed
-        gauges.put("released", (Gauge<Long>) () -> Math.max(0L,
-            count(registry, created) - pool.getTotalConnections()));
-        gauges.put("releasedIdle", (Gauge<Long>) () -> 0L);
-        gauges.put("returned", (Gauge<Long>) () -> count(registry, returned));
-        gauges.put("removeAbandoned", (Gauge<Long>) () -> 0L);
-
-        TomcatMetricNames names = new TomcatMetricNames(registry);
+        TomcatMetricNames names = new TomcatMetricNames(registry, poolName);
         try {
-            gauges.forEach((gauge, metric) -> {
-                String name = MetricRegistry.name(PREFIX, poolName, gauge);
-                registry.register(name, metric);
-                names.registered.add(name);
-            });
+            names.add("active", (Gauge<Integer>) pool::getActiveConnections);
+            names.add("idle", (Gauge<Integer>) pool::getIdleConnections);
+            names.add("waiting", (Gauge<Integer>) pool::getThreadsAwaitingConnection);
+            names.add("size", (Gauge<Integer>) pool::getTotalConnections);
+            names.add("created", (Gauge<Long>) () -> names.count("ConnectionCreation"));
+            names.add("borrowed", (Gauge<Long>) () -> names.count("Wait"));
+            names.add("reconnected", (Gauge<Long>) () -> 0L);
+            // every connection created and no longer in the pool has been closed
+            names.add("released", (Gauge<Long>) () -> Math.max(0L,
+                names.count("ConnectionCreation") - pool.getTotalConnections()));
+            names.add("releasedIdle", (Gauge<Long>) () -> 0L);
+            names.add("returned", (Gauge<Long>) () -> names.count("Usage"));
+            names.add("removeAbandoned", (Gauge<Long>) () -> 0L);
         } catch (IllegalArgumentException e) {
             names.remove();
             throw new IllegalStateException("a pool named '" + poolName + "' already has Tomcat-named gauges in this "
@@ -68,8 +51,16 @@ final class TomcatMetricNames {
         return names;
     }
 
-    private static long count(MetricRegistry registry, String name) {
-        return registry.getMetrics().get(name) instanceof Counting counting ? counting.getCount() : 0L;
+    private void add(String gauge, Gauge<?> metric) {
+        String name = MetricRegistry.name(PREFIX, poolName, gauge);
+        registry.register(name, metric);
+        registered.add(name);
+    }
+
+    // a metric of HikariCP's own tracker (CodahaleMetricsTrackerFactory), under its name, whoever registered it
+    private long count(String metric) {
+        return registry.getMetrics().get(MetricRegistry.name(poolName, "pool", metric)) instanceof Counting counting
+            ? counting.getCount() : 0L;
     }
 
     /** Removes the gauges; safe to call more than once. */

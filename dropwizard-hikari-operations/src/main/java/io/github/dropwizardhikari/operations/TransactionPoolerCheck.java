@@ -22,10 +22,7 @@ final class TransactionPoolerCheck {
     private static final Pattern PREPARE_THRESHOLD_IN_URL = Pattern.compile("[?&]prepareThreshold=([^&]*)",
         Pattern.CASE_INSENSITIVE);
 
-    /**
-     * @param field  the YAML field ({@code initializationQuery}, {@code properties.prepareThreshold})
-     * @param reason what goes wrong and what to do instead
-     */
+    /** A setting, under its YAML name, that cannot work as set behind a transaction pooler, and why. */
     record Warning(String field, String reason) {
     }
 

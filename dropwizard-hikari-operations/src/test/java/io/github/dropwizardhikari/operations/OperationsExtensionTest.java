@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.util.Credentials;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.servlets.tasks.TaskServlet;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
@@ -81,7 +82,7 @@ class OperationsExtensionTest {
 
     private long taskFilters() {
         return Arrays.stream(environment.getAdminContext().getServletHandler().getFilters())
-            .filter(filter -> filter.getName().equals(PoolTasks.FILTER_NAME)).count();
+            .filter(filter -> filter.getName().equals(PoolTask.FILTER_NAME)).count();
     }
 
     @Test
@@ -120,6 +121,21 @@ class OperationsExtensionTest {
         assertThat(taskFilters()).isZero();
     }
 
+    /**
+     * Why the blocks share one set of tasks: Dropwizard 5's task servlet, to which {@code admin().addTask} hands each
+     * task, keeps one task per name, and a second task of the name replaces the first without a word; tasks
+     * registered per block would reach the last block's pools only.
+     */
+    @Test
+    void dropwizardKeepsOnlyTheLastTaskOfAName() {
+        TaskServlet servlet = new TaskServlet(new MetricRegistry());
+        StatusTask second = new StatusTask(List::of);
+        servlet.add(new StatusTask(List::of));
+        servlet.add(second);
+
+        assertThat(servlet.getTasks()).singleElement().isSameAs(second);
+    }
+
     /** Each block's pools, asked through the one set of tasks the first block registered. */
     @Test
     void twoBlocksNamingTheExtensionShareOneSetOfTasks() throws Exception {
@@ -134,8 +150,9 @@ class OperationsExtensionTest {
         ManagedHikariDataSource secondPool = dataSource(second);
 
         assertThat(taskFilters()).isEqualTo(1);
-        PoolTasks tasks = (PoolTasks) environment.getAdminContext().getAttribute(PoolTasks.class.getName());
-        assertThat(tasks.pools()).containsExactly(firstPool, secondPool);
+        PoolTask.Blocks blocks = (PoolTask.Blocks) environment.getAdminContext()
+            .getAttribute(PoolTask.Blocks.class.getName());
+        assertThat(blocks.pools()).containsExactly(firstPool, secondPool);
     }
 
     /**

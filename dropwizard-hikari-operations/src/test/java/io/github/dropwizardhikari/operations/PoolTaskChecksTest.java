@@ -31,7 +31,7 @@ class PoolTaskChecksTest {
             ManagedHikariDataSource alpha = (ManagedHikariDataSource) configuration.alpha.build(
                 environment.metrics(), "alpha");
             environment.lifecycle().manage(alpha);
-            PoolTasks.register(environment, () -> {
+            PoolTask.register(environment, () -> {
                 lookups.incrementAndGet();
                 return List.of(alpha);
             });

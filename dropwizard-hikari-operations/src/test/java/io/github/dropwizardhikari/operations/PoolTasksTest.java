@@ -256,7 +256,7 @@ class PoolTasksTest {
     @Test
     void threeBlocksNamingTheExtensionShareOneSetOfTasksThatReachesEveryPool() throws Exception {
         assertThat(APP.getEnvironment().getAdminContext().getServletHandler().getFilters())
-            .filteredOn(filter -> filter.getName().equals(PoolTasks.FILTER_NAME))
+            .filteredOn(filter -> filter.getName().equals(PoolTask.FILTER_NAME))
             .hasSize(1);
         for (String pool : List.of("alpha", "beta", "lazy")) {
             HttpResponse<String> status = post("pool-status?pool=" + pool);

@@ -6,9 +6,11 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.PoolExtension;
 import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import io.github.dropwizardhikari.operations.OperationsExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,13 +20,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The line a pool logs at start about its size against the server's connection limit, on a real server: the limit
- * it names is the one the server reports, a small pool is one INFO line, and a pool that would take more than half
- * of the connections is a WARN.
+ * The line a pool whose block names the operations extension logs at start about its size against the server's
+ * connection limit, on a real server: the limit it names is the one the server reports, a small pool is one INFO
+ * line, and a pool that would take more than half of the connections is a WARN.
  */
 abstract class SizingIT {
     private final MetricRegistry metrics = new MetricRegistry();
@@ -56,10 +60,16 @@ abstract class SizingIT {
     }
 
     private ManagedDataSource start(String name, int maxSize, boolean sizingLog) throws Exception {
+        OperationsExtension operations = new OperationsExtension();
+        operations.setSizingLog(sizingLog);
+        return start(name, maxSize, List.of(operations));
+    }
+
+    private ManagedDataSource start(String name, int maxSize, List<PoolExtension> extensions) throws Exception {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), maxSize, Duration.seconds(2));
         // one connection open, so a large maxSize costs the shared server nothing
         factory.setMinSize(1);
-        factory.setSizingLog(sizingLog);
+        factory.setExtensions(extensions);
         ManagedDataSource dataSource = factory.build(metrics, name);
         dataSource.start();
         return dataSource;
@@ -99,6 +109,7 @@ abstract class SizingIT {
         credentials.setPasswordFile(passwordFile.toString());
         factory.setCredentials(credentials);
         factory.setMinSize(1);
+        factory.setExtensions(List.of(new OperationsExtension()));
         ManagedDataSource dataSource = factory.build(metrics, "sizing-files");
         dataSource.start();
         try {
@@ -144,5 +155,67 @@ abstract class SizingIT {
         } finally {
             dataSource.stop();
         }
+    }
+
+    @Test
+    void withoutTheExtensionNamedNoLineIsLogged() throws Exception {
+        ManagedDataSource plain = start("sizing-plain", 4, List.of());
+        ManagedDataSource marker = start("sizing-named", 4);
+        try {
+            log.await("sizing-named");
+
+            assertThat(log.has("sizing-plain")).isFalse();
+        } finally {
+            marker.stop();
+            plain.stop();
+        }
+    }
+
+    /** The query borrows from the pool like any borrower: HikariCP times its borrow, and no other pool is opened. */
+    @Test
+    void theSizingQueryIsABorrowFromThePool() throws Exception {
+        ManagedDataSource dataSource = start("sizing-borrow", 4);
+        try {
+            log.await("sizing-borrow");
+
+            assertThat(metrics.getTimers().get("sizing-borrow.pool.Wait").getCount()).isEqualTo(1);
+            assertThat((Integer) metrics.getGauges().get("sizing-borrow.pool.TotalConnections").getValue())
+                .isLessThanOrEqualTo(4);
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    /**
+     * Dropwizard's migrations commands ({@code db migrate}, {@code db status}) build a pool of one connection with
+     * {@code asSingleConnectionPool()} and hold it for the whole command: no line about the maxSize the command set,
+     * no WARN, no borrow that waits and times out behind the command's own.
+     */
+    @Test
+    void aSingleConnectionPoolAsMigrationsBuildItLogsNoLine() throws Exception {
+        HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), 60, Duration.seconds(2));
+        factory.setExtensions(List.of(new OperationsExtension()));
+        factory.asSingleConnectionPool();
+        MetricRegistry migrations = new MetricRegistry();
+        ManagedDataSource single = factory.build(migrations, "sizing-liquibase");
+        try (Connection command = single.getConnection()) {
+            assertThat(command.isValid(2)).isTrue();
+            // longer than the pool's 2 s connection timeout: a sizing borrow would have failed by now
+            ManagedDataSource marker = start("sizing-after-single", 4);
+            try {
+                log.await("sizing-after-single");
+                TimeUnit.MILLISECONDS.sleep(2_500);
+            } finally {
+                marker.stop();
+            }
+            // HikariCP times every borrow, a timed-out one too: the command's is the only one
+            assertThat(migrations.getTimers().get("sizing-liquibase.pool.Wait").getCount()).isEqualTo(1);
+        } finally {
+            single.stop();
+        }
+
+        assertThat(log.has("sizing-liquibase")).isFalse();
+        assertThat(log.lines()).noneMatch(line -> line.getLevel() == Level.WARN
+            || line.getFormattedMessage().contains("timed out"));
     }
 }

@@ -4,14 +4,15 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.github.dropwizardhikari.scaleout.PoolSizing;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Captures the lines the pool sizing logs, and waits for a pool's line: it is written in the background. */
 final class SizingLog implements AutoCloseable {
-    private final Logger logger = (Logger) LoggerFactory.getLogger(PoolSizing.class);
+    // the operations extension's sizing log, a class of its own package
+    private final Logger logger = (Logger) LoggerFactory.getLogger("io.github.dropwizardhikari.operations.PoolSizing");
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
     SizingLog() {
@@ -19,6 +20,13 @@ final class SizingLog implements AutoCloseable {
         logger.addAppender(appender);
         // the suite's logback configuration keeps the library quiet; these lines are INFO and WARN
         logger.setLevel(Level.INFO);
+    }
+
+    /** @return every line logged so far */
+    List<ILoggingEvent> lines() {
+        synchronized (appender.list) {
+            return List.copyOf(appender.list);
+        }
     }
 
     /** @return whether a line about {@code pool} has been logged so far */

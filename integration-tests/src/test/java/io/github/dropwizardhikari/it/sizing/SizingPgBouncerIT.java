@@ -10,12 +10,15 @@ import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStack;
 import io.github.dropwizardhikari.it.pgbouncer.PgBouncerStacks;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
-import io.github.dropwizardhikari.scaleout.PoolerMode;
+import io.github.dropwizardhikari.operations.OperationsExtension;
+import io.github.dropwizardhikari.operations.PoolerMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,7 +55,9 @@ class SizingPgBouncerIT {
     private ManagedDataSource start(String name, PoolerMode pooler) throws Exception {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(database, 4, Duration.seconds(2));
         factory.setMinSize(1);
-        factory.setPooler(pooler);
+        OperationsExtension operations = new OperationsExtension();
+        operations.setPooler(pooler);
+        factory.setExtensions(List.of(operations));
         ManagedDataSource dataSource = factory.build(new MetricRegistry(), name);
         dataSource.start();
         return dataSource;

@@ -1,0 +1,88 @@
+package io.github.dropwizardhikari.it.layering;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The layering of the whole project, read from the compiled main classes of every module: the core knows no
+ * extension; an extension uses the core only through its root package (the extension point, the factory, the
+ * bundle, the managed data source) and no other extension; everything uses HikariCP's public API only; and no
+ * module's packages form a cycle.
+ */
+class LayeringTest {
+    private static final String ROOT = "io.github.dropwizardhikari";
+    private static final List<String> CORE_INTERNALS = List.of(ROOT + ".config..", ROOT + ".credentials..");
+    /** Each extension module's package. */
+    private static final List<String> EXTENSIONS = List.of(ROOT + ".fairborrowing..", ROOT + ".faulthandling..",
+        ROOT + ".failovereviction..", ROOT + ".operations..", ROOT + ".admission..", ROOT + ".hdrmetrics..");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importMainClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(location -> !location.contains("/integration-tests/")
+                && !location.contains("dropwizard-hikari-example") && !location.contains("/benchmarks/"))
+            .importPackages(ROOT);
+    }
+
+    @Test
+    void everyModuleIsRead() {
+        for (String module : List.of("", ".config", ".fairborrowing", ".faulthandling", ".operations", ".admission",
+            ".hdrmetrics")) {
+            assertThat(classes.stream().map(type -> type.getPackageName()))
+                .as("classes of %s%s", ROOT, module).contains(ROOT + module);
+        }
+    }
+
+    @Test
+    void theCoreKnowsNoExtension() {
+        ArchRule rule = noClasses().that().resideInAnyPackage(corePackages())
+            .should().dependOnClassesThat().resideInAnyPackage(EXTENSIONS.toArray(String[]::new))
+            .orShould().dependOnClassesThat().resideInAnyPackage("net.bytebuddy..", "org.HdrHistogram..");
+        rule.check(classes);
+    }
+
+    @Test
+    void anExtensionUsesTheCoreOnlyThroughItsRootPackageAndNoOtherExtension() {
+        for (String extension : EXTENSIONS) {
+            List<String> others = EXTENSIONS.stream().filter(other -> !other.equals(extension)).toList();
+            noClasses().that().resideInAPackage(extension)
+                .should().dependOnClassesThat().resideInAnyPackage(CORE_INTERNALS.toArray(String[]::new))
+                .orShould().dependOnClassesThat().resideInAnyPackage(others.toArray(String[]::new))
+                .allowEmptyShould(true)
+                .check(classes);
+        }
+    }
+
+    @Test
+    void hikariCpIsUsedThroughItsPublicApiOnly() {
+        noClasses().that().resideInAPackage(ROOT + "..")
+            .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
+                "are HikariCP internals (its pool and util packages, but util.Credentials, which its "
+                    + "credentials SPI returns)",
+                type -> (type.getPackageName().startsWith("com.zaxxer.hikari.pool")
+                    || type.getPackageName().startsWith("com.zaxxer.hikari.util"))
+                    && !type.getName().equals("com.zaxxer.hikari.util.Credentials")))
+            .check(classes);
+    }
+
+    @Test
+    void noModuleHasAPackageCycle() {
+        slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    private static String[] corePackages() {
+        return new String[] {ROOT, ROOT + ".config..", ROOT + ".credentials.."};
+    }
+}
