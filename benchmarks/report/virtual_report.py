@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """Markdown tables from VirtualBorrowers' rows (virtual.tsv): one table per cell of borrowers x pool x hold, a row per
 configuration, with the gate's two goals checked against the figures of the same run: max wait within 1.5 x what a
-FIFO queue predicts at the throughput reached, and throughput at least 0.95 x the gate off (hikari-unfair).
+FIFO queue predicts at the throughput reached, and throughput at least 0.95 x the core alone (hikari).
 
     python3 benchmarks/report/virtual_report.py benchmarks/results/virtual/stub/virtual.tsv > report.md
 """
 import csv
 import sys
 
-ORDER = ["hikari", "hikari-unfair", "raw-hikari-no-metrics", "tomcat-safe"]
+ORDER = ["hikari-fair-borrowing", "hikari", "raw-hikari-no-metrics", "tomcat-safe", "tomcat-default"]
 NAMES = {
-    "hikari": "bundle, gate on (default)",
-    "hikari-unfair": "bundle, gate off",
+    "hikari-fair-borrowing": "bundle with the fair-borrowing extension",
+    "hikari": "bundle, core alone",
     "raw-hikari-no-metrics": "raw HikariCP",
     "tomcat-safe": "Dropwizard's Tomcat pool (safe settings)",
+    "tomcat-default": "Dropwizard's Tomcat pool (defaults)",
 }
 
 
@@ -30,13 +31,13 @@ def main(path):
     for key in sorted(cells):
         borrowers, pool, hold = key
         by_config = cells[key]
-        off = by_config.get("hikari-unfair")
+        off = by_config.get("hikari")
         for config in ORDER:
             row = by_config.get(config)
             if row is None:
                 continue
             goals = ""
-            if config == "hikari":
+            if config == "hikari-fair-borrowing":
                 ratio = float(row["wait_max_ms"]) / float(row["fifo_prediction_ms"])
                 verdict = [f"max {ratio:.2f} x FIFO ({'met' if ratio <= 1.5 else 'missed'})"]
                 if off:

@@ -6,19 +6,22 @@
 #   bash benchmarks/virtual/run-virtual.sh --quick   # a smoke test: one small cell, 1 s + 1 s
 #
 # Settings (environment): JAVA (a JDK 21+ java; default .ci/find-jdk 25), CONFIGS, BORROWERS, POOLS, HOLDS (ms),
-# WARMUP and MEASURE (seconds), OUT (results directory).
+# WARMUP and MEASURE (seconds), OUT (results directory), THREADS (virtual, the default, or platform).
+# Configurations: hikari-fair-borrowing (the fair-borrowing extension named), hikari (the core alone),
+# raw-hikari-no-metrics (HikariCP's own hand-off), tomcat-safe and tomcat-default (Dropwizard's Tomcat pool).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ "${1:-}" = "--quick" ]; then
-    CONFIGS=${CONFIGS:-"hikari hikari-unfair"}
+    CONFIGS=${CONFIGS:-"hikari-fair-borrowing hikari"}
     BORROWERS=${BORROWERS:-"200"}
     POOLS=${POOLS:-"10"}
     HOLDS=${HOLDS:-"0.2"}
     WARMUP=${WARMUP:-1}
     MEASURE=${MEASURE:-1}
 fi
-CONFIGS=${CONFIGS:-"hikari hikari-unfair raw-hikari-no-metrics tomcat-safe"}
+CONFIGS=${CONFIGS:-"hikari-fair-borrowing hikari raw-hikari-no-metrics tomcat-safe"}
+THREADS=${THREADS:-virtual}
 BORROWERS=${BORROWERS:-"1000 10000"}
 POOLS=${POOLS:-"10 50"}
 HOLDS=${HOLDS:-"0.2 2"}
@@ -42,7 +45,8 @@ for borrowers in $BORROWERS; do
         for hold in $HOLDS; do
             for i in "${!configs[@]}"; do
                 config=${configs[$(( (i + cell) % ${#configs[@]} ))]}
-                "$JAVA" -XX:+UseSerialGC -Xmx2g -cp "$jar" io.github.dropwizardhikari.benchmarks.VirtualBorrowers \
+                "$JAVA" -XX:+UseSerialGC -Xmx2g -Dborrowers.threads="$THREADS" -cp "$jar" \
+                    io.github.dropwizardhikari.benchmarks.VirtualBorrowers \
                     "$OUT/virtual.tsv" "$WARMUP" "$MEASURE" "$config" "$borrowers" "$pool" "$hold" 2>>"$OUT/stderr.txt"
             done
             cell=$(( cell + 1 ))

@@ -32,7 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  *     OUT.tsv WARMUP_S MEASURE_S POOL_CONFIG BORROWERS POOL_SIZE HOLD_MS
  * </pre>
  *
- * Needs JDK 21+ (virtual threads); the module compiles for 17, so the executor is looked up by name.
+ * Needs JDK 21+ (virtual threads); the module compiles for 17, so the executor is looked up by name. With
+ * {@code -Dborrowers.threads=platform} the borrowers are platform threads instead (any JDK), and the row's config
+ * reads {@code <config>+platform}.
  */
 public final class VirtualBorrowers {
     static final String HEADER = "config\tborrowers\tpool\thold_ms\tborrows_per_s\twait_p50_ms\twait_p99_ms"
@@ -45,7 +47,7 @@ public final class VirtualBorrowers {
     public static void main(String[] args) throws Exception {
         if (args.length != 7) {
             System.err.println("usage: VirtualBorrowers OUT.tsv WARMUP_S MEASURE_S CONFIG BORROWERS POOL HOLD_MS "
-                + "(CONFIG: hikari | hikari-unfair | raw-hikari-no-metrics | tomcat-safe)");
+                + "(CONFIG: hikari-fair-borrowing | hikari | raw-hikari-no-metrics | tomcat-safe | tomcat-default)");
             System.exit(2);
         }
         Path out = Path.of(args[0]);
@@ -73,7 +75,8 @@ public final class VirtualBorrowers {
         AtomicLongArray borrowsOf = new AtomicLongArray(borrowers);
         AtomicLong failed = new AtomicLong();
         AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService threads = virtualThreadPerTaskExecutor();
+        boolean platform = "platform".equals(System.getProperty("borrowers.threads"));
+        ExecutorService threads = platform ? Executors.newFixedThreadPool(borrowers) : virtualThreadPerTaskExecutor();
         try {
             for (int i = 0; i < borrowers; i++) {
                 int borrower = i;
@@ -115,7 +118,7 @@ public final class VirtualBorrowers {
             // a FIFO queue at this throughput: each borrower waits for all the others once
             double fifoMillis = borrowers / perSecond * 1000;
             return String.format(Locale.ROOT, "%s\t%d\t%d\t%.1f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.1f\t%d\t%d\t%d\t%s",
-                config, borrowers, poolSize, holdMillis, perSecond, millis(histogram, 50), millis(histogram, 99),
+                platform ? config + "+platform" : config, borrowers, poolSize, holdMillis, perSecond, millis(histogram, 50), millis(histogram, 99),
                 millis(histogram, 99.9), histogram.getMaxValue() / 1e6, fifoMillis, min, max, failedDuring,
                 Runtime.version().feature());
         } finally {

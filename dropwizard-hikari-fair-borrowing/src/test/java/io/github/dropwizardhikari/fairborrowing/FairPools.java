@@ -1,9 +1,15 @@
 package io.github.dropwizardhikari.fairborrowing;
 
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
 import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.ManagedHikariDataSource;
 import io.github.dropwizardhikari.PoolExtension;
@@ -25,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Pools over H2 with the extension named in Java, as users do with {@code setExtensions}, keeping each pool's gate. */
 final class FairPools implements AutoCloseable {
     final MetricRegistry metrics = new MetricRegistry();
+    final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
     private final List<ManagedHikariDataSource> built = new ArrayList<>();
     private final Map<String, BorrowGate> gates = new ConcurrentHashMap<>();
 
@@ -36,6 +43,11 @@ final class FairPools implements AutoCloseable {
     }
 
     ManagedHikariDataSource buildStopped(String name, int size, long timeoutMillis) {
+        return buildStopped(name, factory(name, size, timeoutMillis));
+    }
+
+    /** @return the settings of a pool of {@code size} connections, all opened at start, with the extension named */
+    HikariDataSourceFactory factory(String name, int size, long timeoutMillis) {
         HikariDataSourceFactory factory = new HikariDataSourceFactory();
         factory.setUrl("jdbc:h2:mem:fair-" + name + ";DB_CLOSE_DELAY=-1");
         factory.setUser("sa");
@@ -43,6 +55,22 @@ final class FairPools implements AutoCloseable {
         factory.setMinSize(size);
         factory.setMaxWaitForConnection(Duration.milliseconds(timeoutMillis));
         factory.setExtensions(List.of(new KeepingGates()));
+        return factory;
+    }
+
+    /** A pool of these settings, its health checks in {@link #healthChecks} as the bundle puts them. */
+    ManagedHikariDataSource buildStopped(String name, HikariDataSourceFactory factory) {
+        Configuration configuration = new Configuration();
+        Environment environment = new Environment(name, Jackson.newObjectMapper(),
+            Validators.newValidatorFactory(), metrics, getClass().getClassLoader(), healthChecks, configuration);
+        // the environment's own check, which a second environment on the same registry would register again
+        healthChecks.unregister("deadlocks");
+        new HikariBundle<Configuration>() {
+            @Override
+            public HikariDataSourceFactory getDataSourceFactory(Configuration ignored) {
+                return factory;
+            }
+        }.run(configuration, environment);
         ManagedHikariDataSource dataSource = (ManagedHikariDataSource) factory.build(metrics, name);
         built.add(dataSource);
         return dataSource;

@@ -103,7 +103,7 @@ class NoWrappingTest {
         try (Connection gated = dataSource.getConnection(); Connection direct = hikari.getConnection()) {
             SQLException throughGate = catchThrown(gated);
             SQLException withoutGate = catchThrown(direct);
-            assertThat(throughGate).isExactlyInstanceOf(withoutGate.getClass())
+            assertThat((Throwable) throughGate).isExactlyInstanceOf(withoutGate.getClass())
                 .hasMessage(withoutGate.getMessage());
             assertThat(throughGate.getSQLState()).isEqualTo(withoutGate.getSQLState());
             assertThat(gated.isValid(1)).isTrue();

@@ -1,17 +1,21 @@
 package io.github.dropwizardhikari.benchmarks.jmh;
 
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Reservoir;
+import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
+import com.zaxxer.hikari.metrics.dropwizard.CodahaleMetricsTrackerFactory;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
-import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
-import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
+import io.github.dropwizardhikari.fairborrowing.FairBorrowing;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -20,6 +24,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import javax.sql.DataSource;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,12 +38,13 @@ import java.util.Optional;
  *     <li>{@code raw-hikari-noop-tracker}: a plain {@link HikariDataSource} with a metrics tracker that records
  *     nothing: what HikariCP itself does more for any tracker (it reads the clock on every borrow and return), the
  *     floor for every tracker</li>
- *     <li>{@code raw-hikari-bundle-metrics}: a plain {@link HikariDataSource} recording through the bundle's
- *     metrics tracker and nothing else: what the metrics alone cost</li>
- *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()}, metrics on (windowed HdrHistogram
- *     reservoirs), with {@code fairBorrowing: true} (the default): the fair borrow gate</li>
- *     <li>{@code hikari-unfair}: the same with {@code fairBorrowing: false}, so the gate's cost is the
- *     difference</li>
+ *     <li>{@code raw-hikari-bundle-metrics}: a plain {@link HikariDataSource} recording as the bundle's pools do,
+ *     through HikariCP's own Codahale tracker with lock-free reservoirs registered first, and nothing else: what
+ *     the metrics alone cost</li>
+ *     <li>{@code hikari}: this bundle's {@code HikariDataSourceFactory.build()} with its defaults (no extension
+ *     named)</li>
+ *     <li>{@code hikari-fair-borrowing}: the same with the {@code fair-borrowing} extension named, so the gate's cost
+ *     is the difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
  *     ConnectionState and StatementFinalizer interceptors</li>
@@ -49,8 +55,8 @@ public class Pools {
     private int maxSize = 32;
     private Duration timeout = Duration.seconds(8);
 
-    @Param({"raw-hikari-no-metrics", "raw-hikari-noop-tracker", "raw-hikari", "raw-hikari-bundle-metrics", "hikari", "hikari-unfair",
-        "tomcat-default", "tomcat-safe"})
+    @Param({"raw-hikari-no-metrics", "raw-hikari-noop-tracker", "raw-hikari", "raw-hikari-bundle-metrics", "hikari",
+        "hikari-fair-borrowing", "tomcat-default", "tomcat-safe"})
     public String pool;
 
     /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
@@ -93,19 +99,18 @@ public class Pools {
             }
             case "raw-hikari-bundle-metrics" -> {
                 HikariConfig config = rawConfig();
-                config.setMetricsTrackerFactory(new PoolMetricsTrackerFactory(new MetricRegistry(),
-                    QueueBeforeThePool.NONE));
+                MetricRegistry registry = new MetricRegistry();
+                registry.timer("raw-hikari.pool.Wait", () -> new Timer(lockFree()));
+                registry.histogram("raw-hikari.pool.Usage", () -> new Histogram(lockFree()));
+                registry.histogram("raw-hikari.pool.ConnectionCreation", () -> new Histogram(lockFree()));
+                config.setMetricsTrackerFactory(new CodahaleMetricsTrackerFactory(registry));
                 raw(config);
             }
-            case "hikari" -> {
+            case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
+            case "hikari-fair-borrowing" -> {
                 HikariDataSourceFactory fair = hikari();
-                fair.setFairBorrowing(true);
+                fair.setExtensions(List.of(new FairBorrowing()));
                 managed(fair.build(new MetricRegistry(), "hikari"));
-            }
-            case "hikari-unfair" -> {
-                HikariDataSourceFactory unfair = hikari();
-                unfair.setFairBorrowing(false);
-                managed(unfair.build(new MetricRegistry(), "hikari"));
             }
             case "tomcat-default" -> managed(tomcat().build(new MetricRegistry(), "tomcat"));
             case "tomcat-safe" -> managed(safe(tomcat()).build(new MetricRegistry(), "tomcat"));
@@ -116,6 +121,10 @@ public class Pools {
     @TearDown(Level.Trial)
     public void stop() throws Exception {
         closer.close();
+    }
+
+    private static Reservoir lockFree() {
+        return LockFreeExponentiallyDecayingReservoir.builder().build();
     }
 
     private void raw(HikariConfig config) {

@@ -1,11 +1,12 @@
 package io.github.dropwizardhikari.it.borrow;
 
 import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.fairness.FairBorrowGate;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+import io.github.dropwizardhikari.fairborrowing.FairBorrowing;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
-import io.github.dropwizardhikari.pool.ManagedHikariDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PgLobApi;
 import org.jdbi.v3.postgres.PostgresPlugin;
@@ -18,10 +19,13 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLTransientConnectionException;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The fair borrow gate's connections on real PostgreSQL, through Jdbi's PostgreSQL plugin. */
+/** Connections borrowed through the fair-borrowing extension on real PostgreSQL, through Jdbi's PostgreSQL plugin. */
 class FairBorrowingPostgresIT {
     private final MetricRegistry metrics = new MetricRegistry();
     private ManagedHikariDataSource dataSource;
@@ -33,7 +37,8 @@ class FairBorrowingPostgresIT {
         factory.setUser(database.user());
         factory.setPassword(database.password());
         factory.setMaxSize(2);
-        factory.setFairBorrowing(true);
+        factory.setMaxWaitForConnection(Duration.seconds(1));
+        factory.setExtensions(List.of(new FairBorrowing()));
         dataSource = (ManagedHikariDataSource) factory.build(metrics, "fair-pg");
         dataSource.start();
         return dataSource;
@@ -47,7 +52,7 @@ class FairBorrowingPostgresIT {
     }
 
     @Test
-    void jdbisLargeObjectApiUnwrapsTheGatedConnectionToPgConnection() throws Exception {
+    void jdbisLargeObjectApiUnwrapsTheBorrowedConnectionToPgConnection() throws Exception {
         ManagedHikariDataSource pool = fairPool();
         Jdbi jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         byte[] content = "a large object, through the gate".getBytes(StandardCharsets.UTF_8);
@@ -67,11 +72,20 @@ class FairBorrowingPostgresIT {
         });
 
         assertThat(readBack).isEqualTo(content);
-        FairBorrowGate gate = pool.unwrap(FairBorrowGate.class);
-        assertThat(gate.freePlaces()).isEqualTo(2);
+        assertBothPlacesAreBack(pool);
         try (Connection connection = pool.getConnection()) {
             assertThat(connection.unwrap(PGConnection.class).getBackendPID()).isPositive();
         }
-        assertThat(gate.freePlaces()).isEqualTo(2);
+        assertBothPlacesAreBack(pool);
+    }
+
+    /** Both connections at once through the gate, then a refusal at it: every place came back, none was added. */
+    private void assertBothPlacesAreBack(ManagedHikariDataSource pool) throws Exception {
+        try (Connection first = pool.getConnection(); Connection second = pool.getConnection()) {
+            assertThat(first.isValid(1)).isTrue();
+            assertThat(second.isValid(1)).isTrue();
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLTransientConnectionException.class);
+        }
+        assertThat(metrics.getGauges().get("fair-pg.pool.GateWaiting").getValue()).isEqualTo(0);
     }
 }

@@ -1,0 +1,40 @@
+package io.github.dropwizardhikari.fairborrowing;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.ManagedHikariDataSource;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The extension named in a pool's YAML block, found through its module's service file as Dropwizard finds types. */
+class FairBorrowingYamlTest {
+    private final YamlConfigurationFactory<HikariDataSourceFactory> yaml = new YamlConfigurationFactory<>(
+        HikariDataSourceFactory.class, Validators.newValidator(), Jackson.newObjectMapper(), "dw");
+
+    private HikariDataSourceFactory parse(String fixture) throws Exception {
+        return yaml.build(new ResourceConfigurationSourceProvider(), "yaml/" + fixture);
+    }
+
+    @Test
+    void theTypeNamedInTheBlockIsTheExtensionAndItsGateServesThePool() throws Exception {
+        HikariDataSourceFactory factory = parse("fair_borrowing.yml");
+
+        assertThat(factory.getExtensions()).singleElement().isInstanceOf(FairBorrowing.class)
+            .hasToString("fair-borrowing");
+        MetricRegistry metrics = new MetricRegistry();
+        ManagedHikariDataSource dataSource = (ManagedHikariDataSource) factory.build(metrics, "yaml-fair");
+        try (Connection connection = dataSource.getConnection()) {
+            assertThat(connection.isValid(1)).isTrue();
+            assertThat(metrics.getNames()).contains("yaml-fair.pool.GateWait", "yaml-fair.pool.GateWaiting");
+        } finally {
+            dataSource.stop();
+        }
+    }
+}
