@@ -19,12 +19,31 @@ import java.util.stream.Collectors;
 final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
-        "FailoverPostgresIT", "RotationFaultsPostgresIT");
+        "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT")
+        .notes("""
+            ## During an outage: what the figures say, and the health page
+
+            `hikari` is the core alone, which behaves as HikariCP does; `hikari-fault-handling` names the \
+            `fault-handling` and `failover-eviction` extensions. With `fault-handling`, every borrow that fails is \
+            counted in the pool's `ConnectionTimeoutRate`, the fast failures during a known outage included, and \
+            `ConnectionCreation` records connections created, not the wait for the database's return (the row \
+            "Jdbi + Hibernate application" above shows both against the failed requests).
+
+            The trade-off: a borrow that began before the pool knew of the outage waits up to \
+            `maxWaitForConnection`, so that an outage shorter than that fails no request. Dropwizard's own `jdbi` \
+            and `hibernate` health checks borrow through the pool, so the admin `/healthcheck` read at the outage's \
+            first moment waits for them, one after the other (the row above gives the figure; with Dropwizard's \
+            default of 30 s it would be a minute); once one borrower has waited its whole timeout, the page answers \
+            in milliseconds. For a health page that answers at once from the first moment, schedule the checks in \
+            Dropwizard's `health:` block and point the load balancer at its `/health-check`, which answers from \
+            the last run (see [metrics-and-health.md](metrics-and-health.md#alert-on)).
+            """);
 
     private final String page;
     private final String title;
     private final String suites;
     private final Map<String, Map<PoolConfiguration, String>> rows = new LinkedHashMap<>();
+    private String notes = "";
     private final Set<String> databases = new LinkedHashSet<>();
 
     /**
@@ -36,6 +55,12 @@ final class FaultReport {
         this.page = page;
         this.title = title;
         this.suites = Arrays.stream(suites).map(suite -> "`" + suite + "`").collect(Collectors.joining(", "));
+    }
+
+    /** @return this report, with {@code text} (Markdown) after its table */
+    private FaultReport notes(String text) {
+        this.notes = "\n" + text;
+        return this;
     }
 
     /** @return the report of {@code faults.md}, shared by the suites that fill it */
@@ -67,6 +92,7 @@ final class FaultReport {
             }
             page.append('\n');
         });
+        page.append(notes);
         GeneratedPages.write(this.page, page.toString());
     }
 }

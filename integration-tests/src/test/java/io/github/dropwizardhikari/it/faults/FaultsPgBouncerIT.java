@@ -129,7 +129,7 @@ class FaultsPgBouncerIT {
                     pool, client.failures.get() + " failed (" + client.fastFailures.get() + " at once), last "
                     + "failure at " + lastFailureAfter + " ms (PgBouncer back at " + down + " ms), slowest "
                     + client.slowestMillis.get() + " ms");
-                if (pool == PoolConfiguration.HIKARI) {
+                if (pool.isHikari()) {
                     // each cut connection fails one request at most, then HikariCP evicts it on its SQLState; any
                     // other failure is a borrower that waited its timeout while PgBouncer was away
                     assertThat(client.fastFailures.get()).as("requests failed at once").isLessThanOrEqualTo(POOL_SIZE);
@@ -162,8 +162,8 @@ class FaultsPgBouncerIT {
                     + "shown): failed requests, last failure after the restart began, slowest request; connections "
                     + "the pool replaced", pool, client.failures.get() + " failed, last failure at " + lastFailureAfter
                     + " ms (PostgreSQL back at " + down + " ms), slowest " + client.slowestMillis.get() + " ms"
-                    + (pool == PoolConfiguration.HIKARI ? "; " + reopened + " of " + POOL_SIZE + " replaced" : ""));
-                if (pool == PoolConfiguration.HIKARI) {
+                    + (pool.isHikari() ? "; " + reopened + " of " + POOL_SIZE + " replaced" : ""));
+                if (pool.isHikari()) {
                     // requests fail while the server is away (PgBouncer answers them with its login error), as many
                     // as the client sends, so only their duration is bounded: none hangs past PgBouncer's
                     // query_wait_timeout (10 s) plus the pool's own timeout

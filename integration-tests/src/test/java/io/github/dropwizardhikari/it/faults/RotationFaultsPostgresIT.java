@@ -107,9 +107,11 @@ class RotationFaultsPostgresIT {
 
     static Stream<Arguments> rotations() {
         return Stream.of(Arguments.of(PoolConfiguration.HIKARI, Retirement.EVICT),
+            Arguments.of(PoolConfiguration.HIKARI_FAULT_HANDLING, Retirement.EVICT),
             Arguments.of(PoolConfiguration.TOMCAT_DEFAULT, Retirement.EVICT),
             Arguments.of(PoolConfiguration.TOMCAT_SAFE, Retirement.EVICT),
             Arguments.of(PoolConfiguration.HIKARI, Retirement.AGE),
+            Arguments.of(PoolConfiguration.HIKARI_FAULT_HANDLING, Retirement.AGE),
             Arguments.of(PoolConfiguration.TOMCAT_SAFE, Retirement.AGE));
     }
 
@@ -174,7 +176,7 @@ class RotationFaultsPostgresIT {
                 + (lastOk + lastFailed) + " borrows of the last second failing (" + firstError.get() + ")";
             report.record(retirement.fault(), configuration, failed.get() + " of " + total + " failed ("
                 + failedBeforeRetiring + " before retiring); " + after);
-            if (configuration == PoolConfiguration.HIKARI) {
+            if (configuration.isHikari()) {
                 assertThat(failed.get()).as("failed borrows: %s", firstError.get()).isZero();
                 assertThat(lastOk).isPositive();
             } else {
@@ -199,7 +201,7 @@ class RotationFaultsPostgresIT {
                                     Retirement retirement) {
         MetricRegistry metrics = new MetricRegistry();
         String name = "it-rotation-" + configuration.label() + "-" + retirement.name().toLowerCase(Locale.ROOT);
-        if (configuration != PoolConfiguration.HIKARI) {
+        if (!configuration.isHikari()) {
             DataSourceFactory factory = PoolConfiguration.tomcat(server.as(role, FIRST), BORROWERS,
                 Duration.seconds(1));
             if (configuration == PoolConfiguration.TOMCAT_SAFE) {
@@ -213,6 +215,7 @@ class RotationFaultsPostgresIT {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server.as(role, null), BORROWERS,
             Duration.seconds(1));
         factory.setPassword(null);
+        factory.setExtensions(configuration.extensions());
         if (retirement == Retirement.AGE) {
             factory.setMaxConnectionAge(MAX_AGE);
         }
@@ -242,7 +245,7 @@ class RotationFaultsPostgresIT {
     }
 
     private static void retire(PoolConfiguration configuration, ManagedDataSource pool) throws SQLException {
-        if (configuration == PoolConfiguration.HIKARI) {
+        if (configuration.isHikari()) {
             pool.unwrap(HikariDataSource.class).getHikariPoolMXBean().softEvictConnections();
         } else {
             ((DataSourceProxy) pool).purge();

@@ -3,6 +3,7 @@ package io.github.dropwizardhikari.it.faults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,6 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TcpProxy implements AutoCloseable {
     /** What happens to a new connection. */
     public enum Mode { FORWARD, REFUSE, BLACKHOLE }
+
+    private static final int LOW_PORTS_FROM = 20_000;
+    private static final int LOW_PORTS = 12_000;
 
     private final ServerSocket server;
     private volatile String targetHost;
@@ -37,8 +42,25 @@ public final class TcpProxy implements AutoCloseable {
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         retarget(targetHostAndPort);
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server = lowPort();
         threads.execute(this::acceptLoop);
+    }
+
+    /**
+     * A port below Linux's ephemeral range (32768-60999): while the proxy plays the database down, no outgoing
+     * connection of this machine (a driver's, another test's) can be given its port, so "down" stays down.
+     */
+    private static ServerSocket lowPort() throws IOException {
+        int first = LOW_PORTS_FROM + ThreadLocalRandom.current().nextInt(LOW_PORTS);
+        for (int i = 0; i < LOW_PORTS; i++) {
+            try {
+                return new ServerSocket(LOW_PORTS_FROM + (first - LOW_PORTS_FROM + i) % LOW_PORTS, 50,
+                    InetAddress.getLoopbackAddress());
+            } catch (BindException taken) {
+                // another test's, or another program's: the next one
+            }
+        }
+        throw new BindException("no free port in " + LOW_PORTS_FROM + "-" + (LOW_PORTS_FROM + LOW_PORTS - 1));
     }
 
     public String hostAndPort() {

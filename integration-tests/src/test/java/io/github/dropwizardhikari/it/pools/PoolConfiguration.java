@@ -5,16 +5,23 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.PoolExtension;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
+import io.github.dropwizardhikari.failovereviction.FailoverEvictionExtension;
+import io.github.dropwizardhikari.faulthandling.FaultHandlingExtension;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 
+import java.util.List;
+
 /**
- * The three pools every comparison in this project uses, each built through its real Dropwizard factory.
+ * The pools every comparison in this project uses, each built through its real Dropwizard factory.
  */
 public enum PoolConfiguration {
-    /** This bundle with its defaults. */
+    /** This bundle's core with its defaults, no extension named: HikariCP's own behaviour. */
     HIKARI("hikari"),
+    /** The core with the {@code fault-handling} and {@code failover-eviction} extensions named. */
+    HIKARI_FAULT_HANDLING("hikari-fault-handling"),
     /** Dropwizard's Tomcat {@code DataSourceFactory} with its defaults. */
     TOMCAT_DEFAULT("tomcat-default"),
     /** Tomcat configured to give HikariCP's guarantees as far as it can. */
@@ -37,12 +44,32 @@ public enum PoolConfiguration {
     public ManagedDataSource build(TestDatabase database, String name, int maxSize, Duration connectionTimeout,
                                    MetricRegistry metrics) {
         return switch (this) {
-            case HIKARI -> hikari(database, maxSize, connectionTimeout).build(metrics, name);
+            case HIKARI, HIKARI_FAULT_HANDLING -> hikariFactory(database, maxSize, connectionTimeout)
+                .build(metrics, name);
             case TOMCAT_DEFAULT -> tomcat(database, maxSize, connectionTimeout).build(metrics, name);
             case TOMCAT_SAFE -> safe(tomcat(database, maxSize, connectionTimeout), database).build(metrics, name);
         };
     }
 
+    /** @return whether this is one of this bundle's pools */
+    public boolean isHikari() {
+        return this == HIKARI || this == HIKARI_FAULT_HANDLING;
+    }
+
+    /** This bundle's factory for the pool, with the extensions it names; only for {@link #isHikari()} pools. */
+    public HikariDataSourceFactory hikariFactory(TestDatabase database, int maxSize, Duration connectionTimeout) {
+        HikariDataSourceFactory factory = hikari(database, maxSize, connectionTimeout);
+        factory.setExtensions(extensions());
+        return factory;
+    }
+
+    /** @return the extensions this pool names, none for Tomcat's */
+    public List<PoolExtension> extensions() {
+        return this == HIKARI_FAULT_HANDLING ? List.of(new FaultHandlingExtension(), new FailoverEvictionExtension())
+            : List.of();
+    }
+
+    /** This bundle's core factory, no extension named. */
     public static HikariDataSourceFactory hikari(TestDatabase database, int maxSize, Duration connectionTimeout) {
         HikariDataSourceFactory factory = new HikariDataSourceFactory();
         factory.setUrl(database.url());

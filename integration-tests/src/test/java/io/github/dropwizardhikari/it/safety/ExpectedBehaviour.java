@@ -51,7 +51,7 @@ enum ExpectedBehaviour {
             return Outcome.NOT_APPLICABLE;
         }
         Set<Guarantee> broken = switch (pool) {
-            case HIKARI -> Set.of();
+            case HIKARI, HIKARI_FAULT_HANDLING -> Set.of();
             case TOMCAT_DEFAULT -> brokenByTomcatDefault;
             case TOMCAT_SAFE -> brokenByTomcatSafe;
         };

@@ -168,8 +168,8 @@ abstract class SafetyContractIT {
 
     // Two connections, one opened at start, so the second must be opened on demand.
     private ManagedDataSource twoConnectionPool(PoolConfiguration pool, TestDatabase target) {
-        if (pool == PoolConfiguration.HIKARI) {
-            HikariDataSourceFactory factory = PoolConfiguration.hikari(target, 2, TIMEOUT);
+        if (pool.isHikari()) {
+            HikariDataSourceFactory factory = pool.hikariFactory(target, 2, TIMEOUT);
             factory.setMinSize(0);
             return factory.build(metrics, "timeout-" + pool.label());
         }
