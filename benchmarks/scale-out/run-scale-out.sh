@@ -162,7 +162,7 @@ start_instances() {
         port=$(free_port)
         app_ports+=("$port")
         QUESTIONS_DB_URL="$url" QUESTIONS_DB_USER=app java -Xms"$HEAP" -Xmx"$HEAP" -XX:+UseSerialGC \
-            -Ddw.hikari.maxSize="$POOL" -Ddw.hikari.minSize="$POOL" -Ddw.hikari.pooler="$pooler" \
+            -Ddw.hikari.maxSize="$POOL" -Ddw.hikari.minSize="$POOL" -Ddw.hikari.extensions[0].pooler="$pooler" \
             -Ddw.server.maxThreads=$(( POOL + 4 )) -Ddw.server.minThreads=$(( POOL + 4 )) \
             -Ddw.server.applicationConnectors[0].port="$port" -Ddw.server.adminConnectors[0].port=0 \
             -jar "$APP_JAR" server dropwizard-hikari-example/example-postgres.yml > "$work/app-$mode-$count-$i.log" 2>&1 &

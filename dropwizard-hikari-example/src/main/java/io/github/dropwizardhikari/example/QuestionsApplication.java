@@ -11,7 +11,6 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.migrations.MigrationsBundle;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.admission.PoolAdmissionBundle;
 import io.github.dropwizardhikari.example.data.GenerateQuestionsCommand;
 import io.github.dropwizardhikari.example.data.LoadQuestionsCommand;
 import io.github.dropwizardhikari.example.data.StartupSeeder;
@@ -23,7 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The questions API (Stack Overflow questions looked up by owner), on HikariCP or on Dropwizard's Tomcat pool: the
- * application the benchmarks measure. An application of your own starts from the README's quick start instead.
+ * application the benchmarks measure. An application of your own starts from the README's quick start instead. The
+ * pool's extensions (operations, fault handling, fair borrowing; admission for one benchmark) are named in the YAML
+ * ({@code example.yml}), not here.
  */
 public class QuestionsApplication extends Application<QuestionsConfiguration> {
     @Nullable
@@ -49,20 +50,6 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
             @Override
             public @Nullable HikariDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {
                 return configuration.getHikari();
-            }
-        });
-        // Here only so the benchmarks can measure admission: off in the shipped configurations
-        // (hikari.admission.enabled: false), on with -Ddw.hikari.admission.enabled=true. An application adds this
-        // bundle only when every request uses the pool, and then leaves it on.
-        bootstrap.addBundle(new PoolAdmissionBundle<>() {
-            @Override
-            public @Nullable HikariDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {
-                return configuration.getHikari();
-            }
-
-            @Override
-            protected String name() {
-                return QuestionsConfiguration.POOL_NAME;
             }
         });
         bootstrap.addBundle(new MigrationsBundle<>() {

@@ -20,7 +20,7 @@ class CleanStartIT {
 
     @Test
     void theShadedJarStartsOnItsEmbeddedDefaultWithoutAWarning() throws Exception {
-        assertThat(ExampleJar.JAR).as("the shaded jar that `package` builds").exists();
+        assertThat(ExampleJar.jar()).as("the shaded jar that `package` builds").exists();
         List<String> lines;
         try (ExampleJar app = new ExampleJar()) {
             assertThat(app.application("/questions?user=1", START_LIMIT)).as("output in %s", app.output)

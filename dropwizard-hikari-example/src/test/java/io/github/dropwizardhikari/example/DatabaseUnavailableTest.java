@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,6 +33,7 @@ class DatabaseUnavailableTest {
             + " WARN and ERROR lines in this log are expected.");
     }
 
+    private static final RefusedPort H2_PORT = refusedPort();
     private static final Server H2_SERVER = startH2Server();
 
     static final DropwizardAppExtension<QuestionsConfiguration> HIKARI = TestApps.hikariOnH2("exhausted_hikari",
@@ -39,24 +41,34 @@ class DatabaseUnavailableTest {
     static final DropwizardAppExtension<QuestionsConfiguration> TOMCAT = TestApps.tomcatOnH2("exhausted_tomcat",
         "database.maxSize", "1", "database.minSize", "1", "database.maxWaitForConnection", "500ms");
     static final DropwizardAppExtension<QuestionsConfiguration> REMOTE = TestApps.hikariOnH2("remote",
-        "hikari.url", "jdbc:h2:tcp://127.0.0.1:" + H2_SERVER.getPort() + "/mem:remote;DB_CLOSE_DELAY=-1",
+        "hikari.url", "jdbc:h2:tcp://127.0.0.1:" + H2_PORT.port + "/mem:remote;DB_CLOSE_DELAY=-1",
         "hikari.maxSize", "2", "hikari.maxWaitForConnection", "500ms");
 
     private final ObjectMapper json = new ObjectMapper();
     // java.net.http, not the JDK's HttpURLConnection, which quietly sends a GET again after a 503
     private final HttpClient http = HttpClient.newHttpClient();
 
+    private static RefusedPort refusedPort() {
+        try {
+            return RefusedPort.take();
+        } catch (IOException e) {
+            throw new IllegalStateException("no port for the test's H2 TCP server", e);
+        }
+    }
+
     private static Server startH2Server() {
         try {
-            return Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
-        } catch (SQLException e) {
+            H2_PORT.release();
+            return Server.createTcpServer("-tcpPort", String.valueOf(H2_PORT.port), "-ifNotExists").start();
+        } catch (IOException | SQLException e) {
             throw new IllegalStateException("could not start an H2 TCP server for the test", e);
         }
     }
 
     @AfterAll
-    static void stopH2Server() {
+    static void stopH2Server() throws IOException {
         H2_SERVER.stop();
+        H2_PORT.close();
     }
 
     private JsonNode expect503Within(DropwizardAppExtension<QuestionsConfiguration> app, long maxMillis)
@@ -106,6 +118,8 @@ class DatabaseUnavailableTest {
         assertThat(before.statusCode()).isEqualTo(200);
 
         H2_SERVER.stop();
+        // the database is gone, and its port refuses connections for the rest of the test
+        H2_PORT.refuseAgain();
 
         // the first request may meet a pooled connection whose socket just died; every one is a 503 in time
         for (int i = 0; i < 3; i++) {

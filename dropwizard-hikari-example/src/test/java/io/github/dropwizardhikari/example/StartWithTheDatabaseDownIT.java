@@ -20,9 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The built jar with its database not there yet, under the two settings a Dropwizard service uses to say "start
- * anyway": it starts, {@code /healthcheck} answers unhealthy naming the cause (twenty probes at once, each within a
- * second, once the pool has tried the database), and once the database answers the application serves from it
- * without a restart.
+ * anyway": it starts, {@code /healthcheck} answers unhealthy naming the cause (at once, not after the pool's 30 s
+ * wait; twenty probes at once, each within a second, once the pool has tried the database), and once the database
+ * answers the application serves from it without a restart. The example names the fault-handling extension, which
+ * does this.
  */
 class StartWithTheDatabaseDownIT {
     private static final Duration START_LIMIT = Duration.ofSeconds(90);
@@ -30,21 +31,24 @@ class StartWithTheDatabaseDownIT {
     @ParameterizedTest
     @ValueSource(strings = {"hikari.initialSize=0", "hikari.ignoreExceptionOnPreLoad=true"})
     void startsUnhealthyAndServesOnceTheDatabaseAnswers(String startAnyway) throws Exception {
-        int databasePort = ExampleJar.freePort();
-        String url = "jdbc:h2:tcp://127.0.0.1:" + databasePort + "/mem:late;DB_CLOSE_DELAY=-1";
-        // H2's client retries a refused connection for about 1.3 s by itself; PostgreSQL's and MariaDB's do not
-        try (ExampleJar app = new ExampleJar(startAnyway, "hikari.minSize=0", "hikari.url=" + url,
+        RefusedPort databasePort = RefusedPort.take();
+        String url = "jdbc:h2:tcp://127.0.0.1:" + databasePort.port + "/mem:late;DB_CLOSE_DELAY=-1";
+        // H2's client retries a refused connection for about 1.3 s by itself; PostgreSQL's and MariaDB's do not.
+        // Borrows and checks may wait 30 s here, so an answer in a few seconds shows that nothing waited for them.
+        try (databasePort; ExampleJar app = new ExampleJar(startAnyway, "hikari.minSize=0", "hikari.url=" + url,
+            "hikari.maxWaitForConnection=30s", "hikari.validationQueryTimeout=30s",
             "seed.migrateOnStart=false", "seed.rows=0", "-Dh2.socketConnectRetry=0")) {
             app.admin("/ping", START_LIMIT);
 
             // With initialSize 0 the pool makes no attempt at start: the first check's borrow (Dropwizard's own
-            // Jdbi check borrows) waits for the pool's first attempt, not for maxWaitForConnection (2 s here).
+            // Jdbi check borrows) waits for the pool's first attempt, not for maxWaitForConnection (30 s here).
             long firstAsked = System.nanoTime();
             HttpResponse<String> first = app.admin("/healthcheck", START_LIMIT);
             assertThat(first.statusCode()).as("unhealthy while the database is down (output in %s)", app.output)
                 .isEqualTo(500);
             assertThat(Duration.ofNanos(System.nanoTime() - firstAsked).toMillis())
-                .as("the first health check, which finds a pool that has not tried yet").isLessThan(1_000);
+                .as("ms to the first health check's answer, which finds a pool that has not tried yet")
+                .isLessThan(10_000);
             assertThat(first.body()).contains("Connection refused");
             // from then on the pool knows: twenty probes at once are all answered within a second
             List<Callable<Long>> probes = new ArrayList<>();
@@ -60,14 +64,15 @@ class StartWithTheDatabaseDownIT {
             ExecutorService callers = Executors.newFixedThreadPool(20);
             try {
                 for (Future<Long> answer : callers.invokeAll(probes)) {
-                    assertThat(answer.get()).as("a health check answered from what the pool knows")
+                    assertThat(answer.get()).as("ms to a health check's answer, from what the pool knows")
                         .isLessThan(1_000);
                 }
             } finally {
                 callers.shutdownNow();
             }
 
-            Server database = Server.createTcpServer("-tcpPort", String.valueOf(databasePort), "-ifNotExists")
+            databasePort.release();
+            Server database = Server.createTcpServer("-tcpPort", String.valueOf(databasePort.port), "-ifNotExists")
                 .start();
             try {
                 try (Connection connection = DriverManager.getConnection(url, "sa", "")) {

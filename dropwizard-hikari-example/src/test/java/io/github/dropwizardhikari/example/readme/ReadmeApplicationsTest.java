@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.example.readme;
 
+import com.codahale.metrics.health.HealthCheck;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
@@ -55,9 +56,10 @@ class ReadmeApplicationsTest {
 
         assertThat(environment.metrics().getNames()).contains("hibernate.pool.Wait");
         assertThat(environment.healthChecks().getNames()).contains("hibernate", "hibernate.pool.ConnectivityCheck");
-        assertThat(environment.healthChecks().runHealthCheck("hibernate").isHealthy()).isTrue();
-        assertThat(environment.healthChecks().runHealthCheck("hibernate.pool.ConnectivityCheck").isHealthy())
-            .isTrue();
+        HealthCheck.Result hibernate = environment.healthChecks().runHealthCheck("hibernate");
+        assertThat(hibernate.isHealthy()).as("%s", hibernate).isTrue();
+        HealthCheck.Result pool = environment.healthChecks().runHealthCheck("hibernate.pool.ConnectivityCheck");
+        assertThat(pool.isHealthy()).as("%s", pool).isTrue();
     }
 
     @Test
