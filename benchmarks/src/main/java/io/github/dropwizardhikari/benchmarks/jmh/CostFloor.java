@@ -6,9 +6,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.metrics.PoolStats;
-import io.github.dropwizardhikari.metrics.PoolMetricsTrackerFactory;
-import io.github.dropwizardhikari.metrics.QueueBeforeThePool;
-import io.github.dropwizardhikari.metrics.WindowedHdrReservoir;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.zaxxer.hikari.metrics.dropwizard.CodahaleMetricsTrackerFactory;
 import org.HdrHistogram.Recorder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,8 +36,8 @@ public class CostFloor {
     private final AtomicLong atomic = new AtomicLong();
     private final LongAdder adder = new LongAdder();
     private final Recorder recorder = new Recorder(2);
-    private final Histogram histogram = new Histogram(new WindowedHdrReservoir());
-    private final Timer timer = new Timer(new WindowedHdrReservoir());
+    private final Histogram histogram = new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build());
+    private final Timer timer = new Timer(LockFreeExponentiallyDecayingReservoir.builder().build());
     private final Timer defaultTimer = new Timer();
     private final Meter meter = new Meter();
     private IMetricsTracker tracker;
@@ -46,7 +45,12 @@ public class CostFloor {
 
     @Setup
     public void setUp() {
-        tracker = new PoolMetricsTrackerFactory(new MetricRegistry(), QueueBeforeThePool.NONE)
+        // as the core records: HikariCP's own tracker, on the lock-free timer and histograms registered first
+        MetricRegistry registry = new MetricRegistry();
+        registry.timer("floor.pool.Wait", () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        registry.histogram("floor.pool.Usage",
+            () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        tracker = new CodahaleMetricsTrackerFactory(registry)
             .create("floor", new PoolStats(0) {
                 @Override
                 protected void update() {
@@ -88,19 +92,19 @@ public class CostFloor {
         return System.nanoTime() + next();
     }
 
-    /** HdrHistogram's recorder: what a windowed reservoir does for each value. */
+    /** HdrHistogram's recorder: what the hdr-metrics extension's windowed reservoir does for each value. */
     @Benchmark
     public void hdrRecorder() {
         recorder.recordValue(next());
     }
 
-    /** Metrics' histogram on the windowed reservoir: {@code Usage}, once a cycle. */
+    /** Metrics' histogram on the lock-free reservoir: {@code Usage}, once a cycle. */
     @Benchmark
     public void histogramUpdate() {
         histogram.update(next());
     }
 
-    /** Metrics' timer on the windowed reservoir: {@code Wait}, once a cycle. */
+    /** Metrics' timer on the lock-free reservoir: {@code Wait}, once a cycle. */
     @Benchmark
     public void timerUpdate() {
         timer.update(next(), TimeUnit.NANOSECONDS);
@@ -118,7 +122,7 @@ public class CostFloor {
         meter.mark(next() & 1);
     }
 
-    /** The bundle's tracker for one borrow and one return, as HikariCP calls it. */
+    /** The core's metrics for one borrow and one return, as HikariCP calls its tracker. */
     @Benchmark
     public void trackerPerCycle() {
         long nanos = next();
