@@ -24,6 +24,9 @@ class ReadmeSnippetsTest {
     private static final Path ROOT = repositoryRoot();
     private static final Path SOURCES = ROOT.resolve(Path.of("dropwizard-hikari-example", "src", "test", "java",
         "io", "github", "dropwizardhikari", "example", "readme"));
+    /** The smallest extension, which CONTRIBUTING shows whole: the core's tests name it in YAML and run it. */
+    private static final Path EXTENSION = ROOT.resolve(Path.of("dropwizard-hikari", "src", "test", "java", "io",
+        "github", "dropwizardhikari", "BorrowCountingExtension.java"));
     /** The entity the Hibernate snippet names, shown to nobody. */
     private static final String NOT_SHOWN = "Person.java";
 
@@ -76,14 +79,19 @@ class ReadmeSnippetsTest {
         Map<String, List<String>> sources = new TreeMap<>();
         try (Stream<Path> files = Files.list(SOURCES)) {
             for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
-                List<String> lines = new ArrayList<>(Files.readAllLines(file).stream().map(String::strip).toList());
-                while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-                    lines.remove(lines.size() - 1);
-                }
-                sources.put(file.getFileName().toString(), lines);
+                sources.put(file.getFileName().toString(), stripped(file));
             }
         }
+        sources.put(EXTENSION.getFileName().toString(), stripped(EXTENSION));
         return sources;
+    }
+
+    private static List<String> stripped(Path file) throws IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(file).stream().map(String::strip).toList());
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+            lines.remove(lines.size() - 1);
+        }
+        return lines;
     }
 
     private static List<Block> javaBlocks() throws IOException {
