@@ -33,6 +33,7 @@ class TrueFiguresTest {
     }
 
     private static final long OUTAGE_MILLIS = 3_000;
+    private static final String THROW_IF_SUSPENDED = "com.zaxxer.hikari.throwIfSuspended";
     private final Environment environment = new Environment("figures-test");
     private final List<ManagedHikariDataSource> pools = new ArrayList<>();
 
@@ -86,6 +87,34 @@ class TrueFiguresTest {
         // one borrower waited its whole second and timed out in HikariCP; the rest failed fast
         assertThat(failed).isGreaterThan(20);
         assertThat(timeouts("count-outage")).isEqualTo(failed);
+    }
+
+    /**
+     * HikariCP 7.1 refuses a borrow from a suspended pool at once when {@code com.zaxxer.hikari.throwIfSuspended} is
+     * set (otherwise it waits for the resume), and does not count the refusal: the fault handling does.
+     */
+    @Test
+    void aSuspendedPoolsRefusalIsCounted() throws Exception {
+        HikariDataSourceFactory factory = TestPools.outageFactory("count-suspended", new FaultHandlingExtension());
+        factory.setAllowPoolSuspension(true);
+        ManagedHikariDataSource pool = TestPools.build(factory, environment, "count-suspended");
+        pools.add(pool);
+        try (Connection ignored = pool.getConnection()) {
+            // started and filled
+        }
+        System.setProperty(THROW_IF_SUSPENDED, "true");
+        pool.unwrap(HikariDataSource.class).getHikariPoolMXBean().suspendPool();
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertThatThrownBy(() -> pool.getConnection().close()).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("suspended");
+            }
+        } finally {
+            pool.unwrap(HikariDataSource.class).getHikariPoolMXBean().resumePool();
+            System.clearProperty(THROW_IF_SUSPENDED);
+        }
+
+        assertThat(timeouts("count-suspended")).isEqualTo(3);
     }
 
     @Test
