@@ -182,7 +182,8 @@ class FiguresTest {
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("request timed out after");
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            assertThat(waitedMillis).isBetween(500L, 1_500L);
+            assertThat(waitedMillis).as("the borrow gave up after %d ms (its timeout: 500 ms)", waitedMillis)
+                .isBetween(500L, 1_500L);
         } finally {
             for (Connection connection : held) {
                 connection.close();
