@@ -170,6 +170,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         synchronized (lock) {
             if (closed) {
+                lifecycle.refused();
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
