@@ -4,20 +4,16 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
-import io.github.dropwizardhikari.config.TomcatOnly;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import java.lang.reflect.Field;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -37,84 +33,74 @@ import static java.util.Objects.requireNonNull;
  * extends it.</p>
  */
 public abstract class TomcatOnlySettings {
-    private static final Map<String, String> ADVICE = Arrays.stream(TomcatOnlySettings.class.getDeclaredFields())
-        .filter(field -> field.isAnnotationPresent(TomcatOnly.class))
-        .collect(Collectors.toUnmodifiableMap(Field::getName, field -> field.getAnnotation(TomcatOnly.class).value()));
-
-    TomcatOnlySettings() {
-    }
+    private static final String LEAKS = "HikariCP never reclaims borrowed connections; use leakDetectionThreshold to "
+        + "find leaks";
+    // what HikariCP does instead, completing "HikariCP has no such setting; ..."
+    private static final Map<String, String> ADVICE = Map.ofEntries(
+        Map.entry("abandonWhenPercentageFull", LEAKS),
+        Map.entry("alternateUsernamesAllowed", "HikariCP pools connections of the configured user only"),
+        Map.entry("commitOnReturn", "HikariCP rolls back uncommitted work on return instead of committing it"),
+        Map.entry("rollbackOnReturn", "HikariCP always rolls back uncommitted work when a connection is returned"),
+        Map.entry("useFairQueue", "HikariCP hands connections to waiting threads directly; the fair-borrowing "
+            + "extension makes borrowers wait in arrival order"),
+        Map.entry("initialSize", "HikariCP fills the pool up to minSize in the background"),
+        Map.entry("logAbandonedConnections", "use leakDetectionThreshold to log the stack trace of a connection held "
+            + "too long"),
+        Map.entry("logValidationErrors", "HikariCP always logs failed validations"),
+        Map.entry("checkConnectionWhileIdle", "HikariCP tests idle connections every keepaliveTime"),
+        Map.entry("checkConnectionOnBorrow", "HikariCP validates a connection on borrow when it has been idle for "
+            + "more than 500 ms"),
+        Map.entry("checkConnectionOnConnect", "HikariCP always validates a new connection"),
+        Map.entry("checkConnectionOnReturn", "HikariCP resets connection state on return and validates on the next "
+            + "borrow"),
+        Map.entry("evictionInterval", "HikariCP looks for idle connections to retire every 30 seconds; they "
+            + "retire after minIdleTime"),
+        Map.entry("validationInterval", "HikariCP skips validation for connections used within the last 500 ms"),
+        Map.entry("validatorClassName", "HikariCP validates with Connection.isValid() or validationQuery"),
+        Map.entry("removeAbandoned", LEAKS),
+        Map.entry("removeAbandonedTimeout", "use leakDetectionThreshold to log connections held longer than a "
+            + "threshold"),
+        Map.entry("jdbcInterceptors", "HikariCP's proxies already reset connection state and close open statements "
+            + "on return"),
+        Map.entry("ignoreExceptionOnPreLoad", "set initializationFailTimeout to choose whether a failed first "
+            + "connection stops startup"));
 
     // the settings given, by their own names: a Java setter or a YAML key (Jackson calls the setter) adds its name
     @JsonIgnore
     private final Set<String> given = Collections.synchronizedSet(new LinkedHashSet<>());
 
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
     @Min(0)
     @Max(100)
     private int abandonWhenPercentageFull = 0;
-
-    @TomcatOnly("HikariCP pools connections of the configured user only")
     private boolean alternateUsernamesAllowed = false;
-
-    @TomcatOnly("HikariCP rolls back uncommitted work on return instead of committing it")
     private boolean commitOnReturn = false;
-
-    @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
-
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; the fair-borrowing extension "
-        + "makes borrowers wait in arrival order")
     private boolean useFairQueue = true;
-
     /** Read only once given; until then the getter follows {@code minSize}, whichever order the setters run in. */
-    @TomcatOnly("HikariCP fills the pool up to minSize in the background")
     @Min(0)
     private int initialSize;
-
-    @TomcatOnly("use leakDetectionThreshold to log the stack trace of a connection held too long")
     private boolean logAbandonedConnections = false;
-
-    @TomcatOnly("HikariCP always logs failed validations")
     private boolean logValidationErrors = false;
-
-    @TomcatOnly("HikariCP tests idle connections every keepaliveTime")
     private boolean checkConnectionWhileIdle = true;
-
-    @TomcatOnly("HikariCP validates a connection on borrow when it has been idle for more than 500 ms")
     private boolean checkConnectionOnBorrow = false;
-
-    @TomcatOnly("HikariCP always validates a new connection")
     private boolean checkConnectionOnConnect = true;
-
-    @TomcatOnly("HikariCP resets connection state on return and validates on the next borrow")
     private boolean checkConnectionOnReturn = false;
-
-    @TomcatOnly("HikariCP's housekeeper runs every 30 seconds; idle connections retire after minIdleTime")
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     private Duration evictionInterval = Duration.seconds(5);
-
-    @TomcatOnly("HikariCP skips validation for connections used within the last 500 ms")
     @NotNull
     @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
     private Duration validationInterval = Duration.seconds(30);
-
-    @TomcatOnly("HikariCP validates with Connection.isValid() or validationQuery")
     private Optional<String> validatorClassName = Optional.empty();
-
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
     private boolean removeAbandoned = false;
-
-    @TomcatOnly("use leakDetectionThreshold to log connections held longer than a threshold")
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     private Duration removeAbandonedTimeout = Duration.seconds(60);
-
-    @TomcatOnly("HikariCP's proxies already reset connection state and close open statements on return")
     private Optional<String> jdbcInterceptors = Optional.empty();
-
-    @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
     private boolean ignoreExceptionOnPreLoad = false;
+
+    TomcatOnlySettings() {
+    }
 
     /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config;
+package io.github.dropwizardhikari;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -15,10 +15,10 @@ import java.util.stream.Collectors;
  * Dropwizard's transaction isolation values under both spellings: Dropwizard's ({@code read-committed},
  * {@code READ_COMMITTED}) and HikariCP's ({@code TRANSACTION_READ_COMMITTED}), in any case.
  */
-public final class IsolationNames extends StdScalarDeserializer<TransactionIsolation> {
+final class IsolationDeserializer extends StdScalarDeserializer<TransactionIsolation> {
     private static final String HIKARI_PREFIX = "TRANSACTION_";
 
-    public IsolationNames() {
+    IsolationDeserializer() {
         super(TransactionIsolation.class);
     }
 
@@ -36,7 +36,7 @@ public final class IsolationNames extends StdScalarDeserializer<TransactionIsola
         }
     }
 
-    public static TransactionIsolation parse(String text) {
+    static TransactionIsolation parse(String text) {
         String upper = text.trim().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
         String name = upper.startsWith(HIKARI_PREFIX) ? upper.substring(HIKARI_PREFIX.length()) : upper;
         for (TransactionIsolation isolation : TransactionIsolation.values()) {
@@ -50,7 +50,7 @@ public final class IsolationNames extends StdScalarDeserializer<TransactionIsola
 
     /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */
     @Nullable
-    public static String hikariName(TransactionIsolation isolation) {
+    static String hikariName(TransactionIsolation isolation) {
         return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
     }
 }
