@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,10 +41,10 @@ import static java.util.Objects.requireNonNull;
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
  *
  * <p>Every value Dropwizard's {@code DataSourceFactory} accepts is accepted. Where HikariCP cannot do exactly what
- * a value says, the nearest safe value is used ("adjusted") and one warning, naming the setting's full path, the
- * value asked, the value used and why, is logged when the configuration is validated; a setting's rule is the same
- * under Dropwizard's name and HikariCP's alias, and messages name it as the block spells it. What Dropwizard
- * refuses is an error, and so are HikariCP-only settings out of range; errors name the setting's full path. The configuration reference in {@code docs/configuration.md} has the same table.</p>
+ * a value says, the nearest safe value is used ("adjusted"), under Dropwizard's name and HikariCP's alias alike, with
+ * one warning naming the setting's full path as the block spells it, the value asked, the value used and why. What
+ * Dropwizard refuses is an error, and so are HikariCP-only settings out of range. {@code docs/configuration.md} has
+ * the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -141,14 +142,10 @@ import static java.util.Objects.requireNonNull;
  * naming the module to add.</td></tr>
  * </table>
  *
- * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
- * {@code initialSize}, ...) are declared in {@link TomcatOnlySettings}: accepted, validated as Dropwizard validates
- * them, and each one given logs a warning. Any other unknown field fails at startup.</p>
- *
- * <p>The factory holds settings only: validating or building never changes a field. How to add a setting: one
- * field (YAML name, HikariCP alias, default and constraints on it), its getter and setter, one line in
- * {@link PoolBuilder}, one row in the table above and in {@code docs/configuration.md}; a floor or a rule between
- * fields goes in {@link SettingsCheck}.</p>
+ * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
+ * startup. Validating or building never changes a field. A new setting is a field (YAML name, alias, default,
+ * constraints), its getter and setter, a line in {@link #resolve} and a row here and in the docs; a floor or a rule
+ * between fields goes in {@link SettingsCheck}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
@@ -633,22 +630,104 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Resolves the settings: HikariCP's configuration, with the values HikariCP cannot honour replaced, and the
-     * warnings that say which; the warnings not logged yet are logged, errors are thrown.
+     * Resolves the settings, one line per setting: HikariCP's configuration, with the values HikariCP cannot honour
+     * replaced, and the warnings that say which. The rules run again here, as the factory may have changed in Java
+     * since it was validated; the warnings not logged yet are logged.
      *
      * @throws IllegalStateException when the settings break a rule
      */
     public ResolvedSettings resolve(MetricRegistry metricRegistry, String name) {
-        return PoolBuilder.resolve(this, metricRegistry, name);
+        SettingsCheck check = new SettingsCheck(this).logOnce().throwIfInvalid();
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(getUrl());
+        config.setDataSourceClassName(getDataSourceClassName().orElse(null));
+        if (getDriverClass() != null) {
+            // HikariCP loads the class here, so a typo fails at startup
+            config.setDriverClassName(getDriverClass());
+        }
+        config.setUsername(getUser());
+        config.setPassword(getPassword());
+        config.setDataSourceProperties(toProperties(getProperties()));
+        config.setMinimumIdle(getMinSize());
+        config.setMaximumPoolSize(getMaxSize());
+        Duration maxWait = check.used("maxWaitForConnection", getMaxWaitForConnection());
+        config.setConnectionTimeout(maxWait.toMilliseconds());
+        config.setIdleTimeout(check.used("minIdleTime", getMinIdleTime()).toMilliseconds());
+        Duration maxAge = check.used("maxConnectionAge", getMaxConnectionAge().orElse(null));
+        config.setMaxLifetime(maxAge == null ? 0 : maxAge.toMilliseconds());
+        config.setKeepaliveTime(check.used("keepaliveTime", getKeepaliveTime()).toMilliseconds());
+        config.setLeakDetectionThreshold(getLeakDetectionThreshold().toMilliseconds());
+        config.setConnectionTestQuery(getValidationQuery().orElse(null));
+        config.setValidationTimeout(check.used("validationQueryTimeout",
+            SettingsCheck.validationTimeout(validationQueryTimeoutGiven(), maxWait)).toMilliseconds());
+        config.setConnectionInitSql(getInitializationQuery());
+        config.setAutoCommit(check.used("autoCommitByDefault", getAutoCommitByDefault()));
+        config.setReadOnly(check.used("readOnlyByDefault", getReadOnlyByDefault()));
+        config.setCatalog(getDefaultCatalog());
+        config.setTransactionIsolation(getDefaultTransactionIsolation() == null ? null
+            : IsolationDeserializer.hikariName(getDefaultTransactionIsolation()));
+        config.setSchema(getSchema().orElse(null));
+        config.setInitializationFailTimeout(initializationFailTimeoutMillis());
+        config.setIsolateInternalQueries(isIsolateInternalQueries());
+        config.setAllowPoolSuspension(isAllowPoolSuspension());
+        config.setRegisterMbeans(isRegisterMbeans());
+        // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
+        // so the exception override goes second.
+        getCredentialsProviderClassName().ifPresent(config::setCredentialsProviderClassName);
+        getCredentials().ifPresent(files ->
+            config.setCredentialsProvider(files.build(getUser(), getPassword())));
+        getExceptionOverrideClassName().ifPresent(config::setExceptionOverrideClassName);
+        config.setHealthCheckProperties(toProperties(getHealthCheckProperties()));
+        config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
+        return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
     }
 
     /**
-     * Builds a pool that connects on first use ({@link PoolBuilder}). Settings that cannot make a pool give a data
-     * source that raises the error as an {@code SQLException} when used, as Dropwizard's own factory does.
+     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
+     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
+     * {@code initializationFailTimeout} that is set wins.
+     */
+    private long initializationFailTimeoutMillis() {
+        if (isGiven("initializationFailTimeout")) {
+            return getInitializationFailTimeout().toMilliseconds();
+        }
+        if (isGiven("initialSize") && initialSize() == 0) {
+            return -1;
+        }
+        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
+    }
+
+    private static Properties toProperties(Map<String, String> values) {
+        Properties result = new Properties();
+        result.putAll(values);
+        return result;
+    }
+
+    /**
+     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
+     * HikariCP's health checks in the application's registry once {@link HikariBundle} has run. Settings that cannot
+     * make a pool give a data source that raises the error as an {@code SQLException} when used, as Dropwizard's
+     * own factory does.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
-        return PoolBuilder.build(this, metricRegistry, name);
+        requireNonNull(name, "name");
+        requireNonNull(metricRegistry, "metricRegistry");
+        HikariConfig config;
+        try {
+            config = resolve(metricRegistry, name).config();
+            config.validate();
+        } catch (RuntimeException unusable) {
+            // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
+            return ManagedHikariDataSource.unusable(name, unusable);
+        }
+        // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
+        config.setMetricRegistry(null);
+                ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
+            List.copyOf(getExtensions()), builtPools.healthChecksFor(name));
+        builtPools.add(pool);
+        return pool;
     }
 
     BuiltPools builtPools() {

@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * Dropwizard's transaction isolation values under both spellings: Dropwizard's ({@code read-committed},
@@ -28,29 +27,21 @@ final class IsolationDeserializer extends StdScalarDeserializer<TransactionIsola
         if (text == null) {
             return (TransactionIsolation) ctxt.handleUnexpectedToken(TransactionIsolation.class, p);
         }
-        try {
-            return parse(text);
-        } catch (IllegalArgumentException e) {
-            return (TransactionIsolation) ctxt.handleWeirdStringValue(TransactionIsolation.class, text,
-                e.getMessage());
-        }
+        TransactionIsolation isolation = parse(text);
+        return isolation != null ? isolation : (TransactionIsolation) ctxt.handleWeirdStringValue(
+            TransactionIsolation.class, text, "expected one of " + Arrays.toString(TransactionIsolation.values()));
     }
 
-    static TransactionIsolation parse(String text) {
+    /** @return the isolation {@code text} names, in either spelling; {@code null} when it names none */
+    static @Nullable TransactionIsolation parse(String text) {
         String upper = text.trim().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
         String name = upper.startsWith(HIKARI_PREFIX) ? upper.substring(HIKARI_PREFIX.length()) : upper;
-        for (TransactionIsolation isolation : TransactionIsolation.values()) {
-            if (isolation.name().equals(name)) {
-                return isolation;
-            }
-        }
-        throw new IllegalArgumentException("expected one of " + Arrays.stream(TransactionIsolation.values())
-            .map(Enum::name).collect(Collectors.joining(", ")));
+        return Arrays.stream(TransactionIsolation.values()).filter(isolation -> isolation.name().equals(name))
+            .findFirst().orElse(null);
     }
 
     /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */
-    @Nullable
-    static String hikariName(TransactionIsolation isolation) {
+    static @Nullable String hikariName(TransactionIsolation isolation) {
         return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
     }
 }

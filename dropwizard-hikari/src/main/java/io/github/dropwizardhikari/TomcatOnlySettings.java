@@ -1,7 +1,7 @@
 package io.github.dropwizardhikari;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
@@ -18,20 +18,21 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s
- * signatures and constraints, so that a {@code database:} block renamed to {@code hikari:} still parses and a
- * Java caller still compiles. Each one given is warned about once, saying what HikariCP does instead; two have a
- * meaning HikariCP can honour ({@code initialSize: 0} and {@code ignoreExceptionOnPreLoad: true} start the pool
- * with the database down) and are not warned about.
+ * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
+ * and constraints, so a {@code database:} block renamed to {@code hikari:} still parses and Java callers still
+ * compile. Each one given is warned about once, saying what HikariCP does instead, except the two HikariCP honours
+ * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down). It also remembers
+ * which settings a block gives, in YAML or Java: a few rules tell a value given from the default.
  *
- * <p>It also remembers which settings the block gives, whichever way (YAML or a Java setter): a few rules tell a
- * value given from the same value left as the default, and {@code minSize} and {@code initialSize} follow another
- * size until given.</p>
- *
- * <p>Public only because its setters are part of {@link HikariDataSourceFactory}'s API (a package-private
- * superclass would show them to reflection through bridge methods that lose their generic types); nothing else
- * extends it.</p>
+ * <p>Public because its setters are {@link HikariDataSourceFactory}'s API (a package-private superclass would show
+ * them to reflection through bridge methods that lose their generic types); nothing else extends it.</p>
  */
+// read from YAML, never written to JSON: they describe no pool
+@JsonIgnoreProperties(value = {"abandonWhenPercentageFull", "alternateUsernamesAllowed", "commitOnReturn",
+    "rollbackOnReturn", "useFairQueue", "initialSize", "logAbandonedConnections", "logValidationErrors",
+    "checkConnectionWhileIdle", "checkConnectionOnBorrow", "checkConnectionOnConnect", "checkConnectionOnReturn",
+    "evictionInterval", "validationInterval", "validatorClassName", "removeAbandoned", "removeAbandonedTimeout",
+    "jdbcInterceptors", "ignoreExceptionOnPreLoad"}, allowSetters = true)
 public abstract class TomcatOnlySettings {
     private static final String LEAKS = "HikariCP never reclaims borrowed connections; use leakDetectionThreshold to "
         + "find leaks";
@@ -106,230 +107,192 @@ public abstract class TomcatOnlySettings {
     public abstract int getMinSize();
 
     @Deprecated
-    @JsonIgnore
     public int getAbandonWhenPercentageFull() {
         return abandonWhenPercentageFull;
     }
 
     @Deprecated
-    @JsonProperty
     public void setAbandonWhenPercentageFull(int percentage) {
         this.abandonWhenPercentageFull = given("abandonWhenPercentageFull", percentage);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isAlternateUsernamesAllowed() {
         return alternateUsernamesAllowed;
     }
 
     @Deprecated
-    @JsonProperty
     public void setAlternateUsernamesAllowed(boolean allow) {
         this.alternateUsernamesAllowed = given("alternateUsernamesAllowed", allow);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCommitOnReturn() {
         return commitOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCommitOnReturn(boolean commitOnReturn) {
         this.commitOnReturn = given("commitOnReturn", commitOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getRollbackOnReturn() {
         return rollbackOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRollbackOnReturn(boolean rollbackOnReturn) {
         this.rollbackOnReturn = given("rollbackOnReturn", rollbackOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getUseFairQueue() {
         return useFairQueue;
     }
 
     @Deprecated
-    @JsonProperty
     public void setUseFairQueue(boolean fair) {
         this.useFairQueue = given("useFairQueue", fair);
     }
 
     /** @return {@code initialSize} as given, or else {@code minSize} */
     @Deprecated
-    @JsonIgnore
     public int getInitialSize() {
         return isGiven("initialSize") ? initialSize : getMinSize();
     }
 
     @Deprecated
-    @JsonProperty
     public void setInitialSize(int initialSize) {
         this.initialSize = given("initialSize", initialSize);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getLogAbandonedConnections() {
         return logAbandonedConnections;
     }
 
     @Deprecated
-    @JsonProperty
     public void setLogAbandonedConnections(boolean log) {
         this.logAbandonedConnections = given("logAbandonedConnections", log);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getLogValidationErrors() {
         return logValidationErrors;
     }
 
     @Deprecated
-    @JsonProperty
     public void setLogValidationErrors(boolean log) {
         this.logValidationErrors = given("logValidationErrors", log);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionWhileIdle() {
         return checkConnectionWhileIdle;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionWhileIdle(boolean checkConnectionWhileIdle) {
         this.checkConnectionWhileIdle = given("checkConnectionWhileIdle", checkConnectionWhileIdle);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnBorrow() {
         return checkConnectionOnBorrow;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnBorrow(boolean checkConnectionOnBorrow) {
         this.checkConnectionOnBorrow = given("checkConnectionOnBorrow", checkConnectionOnBorrow);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnConnect() {
         return checkConnectionOnConnect;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnConnect(boolean checkConnectionOnConnect) {
         this.checkConnectionOnConnect = given("checkConnectionOnConnect", checkConnectionOnConnect);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnReturn() {
         return checkConnectionOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnReturn(boolean checkConnectionOnReturn) {
         this.checkConnectionOnReturn = given("checkConnectionOnReturn", checkConnectionOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getEvictionInterval() {
         return evictionInterval;
     }
 
     @Deprecated
-    @JsonProperty
     public void setEvictionInterval(Duration interval) {
         this.evictionInterval = given("evictionInterval", interval);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getValidationInterval() {
         return validationInterval;
     }
 
     @Deprecated
-    @JsonProperty
     public void setValidationInterval(Duration validationInterval) {
         this.validationInterval = given("validationInterval", validationInterval);
     }
 
     @Deprecated
-    @JsonIgnore
     public Optional<String> getValidatorClassName() {
         return validatorClassName;
     }
 
     @Deprecated
-    @JsonProperty
     public void setValidatorClassName(Optional<String> validatorClassName) {
         this.validatorClassName = given("validatorClassName", validatorClassName);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isRemoveAbandoned() {
         return removeAbandoned;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRemoveAbandoned(boolean removeAbandoned) {
         this.removeAbandoned = given("removeAbandoned", removeAbandoned);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getRemoveAbandonedTimeout() {
         return removeAbandonedTimeout;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRemoveAbandonedTimeout(Duration removeAbandonedTimeout) {
         this.removeAbandonedTimeout = given("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
     }
 
     @Deprecated
-    @JsonIgnore
     public Optional<String> getJdbcInterceptors() {
         return jdbcInterceptors;
     }
 
     @Deprecated
-    @JsonProperty
     public void setJdbcInterceptors(Optional<String> jdbcInterceptors) {
         this.jdbcInterceptors = given("jdbcInterceptors", jdbcInterceptors);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isIgnoreExceptionOnPreLoad() {
         return ignoreExceptionOnPreLoad;
     }
 
     @Deprecated
-    @JsonProperty
     public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
         this.ignoreExceptionOnPreLoad = given("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
     }
