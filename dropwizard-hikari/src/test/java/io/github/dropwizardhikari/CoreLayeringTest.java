@@ -17,7 +17,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The core uses Dropwizard and HikariCP's public API only, and publishes a short list of types. */
-class ArchitectureTest {
+class CoreLayeringTest {
     private static final String CORE_PACKAGE = "io.github.dropwizardhikari";
     private static final JavaClasses CORE = new ClassFileImporter()
         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -45,7 +45,7 @@ class ArchitectureTest {
 
     @Test
     void publishesOnlyItsApi() {
-        List<JavaClass> api = CORE.stream().filter(ArchitectureTest::isApi).toList();
+        List<JavaClass> api = CORE.stream().filter(CoreLayeringTest::isApi).toList();
 
         assertThat(api).extracting(type -> type.getName().substring(CORE_PACKAGE.length() + 1))
             .containsExactlyInAnyOrderElementsOf(PUBLISHED);
