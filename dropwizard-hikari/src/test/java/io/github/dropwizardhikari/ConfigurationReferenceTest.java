@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyName;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.dropwizard.jackson.Jackson;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;

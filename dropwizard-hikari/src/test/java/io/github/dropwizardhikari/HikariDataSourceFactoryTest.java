@@ -8,8 +8,7 @@ import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
-import io.github.dropwizardhikari.config.IsolationNames;
-import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
+import io.github.dropwizardhikari.CredentialsFactory.FileCredentialsProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -284,12 +283,12 @@ class HikariDataSourceFactoryTest {
 
     @Test
     void transactionIsolationAcceptsDropwizardAndHikariSpellings() {
-        assertThat(IsolationNames.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(IsolationNames.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(IsolationNames.parse("TRANSACTION_REPEATABLE_READ")).isEqualTo(TransactionIsolation.REPEATABLE_READ);
-        assertThat(IsolationNames.parse("none")).isEqualTo(TransactionIsolation.NONE);
-        assertThat(IsolationNames.hikariName(IsolationNames.parse("DEFAULT"))).isNull();
-        assertThat(IsolationNames.hikariName(TransactionIsolation.SERIALIZABLE)).isEqualTo("TRANSACTION_SERIALIZABLE");
+        assertThat(IsolationDeserializer.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationDeserializer.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationDeserializer.parse("TRANSACTION_REPEATABLE_READ")).isEqualTo(TransactionIsolation.REPEATABLE_READ);
+        assertThat(IsolationDeserializer.parse("none")).isEqualTo(TransactionIsolation.NONE);
+        assertThat(IsolationDeserializer.hikariName(IsolationDeserializer.parse("DEFAULT"))).isNull();
+        assertThat(IsolationDeserializer.hikariName(TransactionIsolation.SERIALIZABLE)).isEqualTo("TRANSACTION_SERIALIZABLE");
     }
 
     @Test

@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import io.github.dropwizardhikari.CredentialsFactory;
 import io.github.dropwizardhikari.it.db.PasswordCheckingPostgres;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.apache.tomcat.jdbc.pool.DataSourceProxy;

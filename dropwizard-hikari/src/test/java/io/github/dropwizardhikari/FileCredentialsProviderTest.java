@@ -1,6 +1,7 @@
-package io.github.dropwizardhikari.credentials;
+package io.github.dropwizardhikari;
 
 import com.zaxxer.hikari.util.Credentials;
+import io.github.dropwizardhikari.CredentialsFactory.FileCredentialsProvider;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.BaseValidator;
 import jakarta.validation.ConstraintViolation;

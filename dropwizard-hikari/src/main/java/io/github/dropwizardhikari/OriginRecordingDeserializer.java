@@ -1,9 +1,8 @@
-package io.github.dropwizardhikari.config;
+package io.github.dropwizardhikari;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.BeanProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
@@ -12,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
-import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -20,21 +18,20 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Binds a configuration block with Jackson's bean deserializer and hands it its {@link Origin}, so messages name
- * {@code hikari.maxWaitForConnection} and can tell which name a setting was given under. Unknown keys still reach
- * Jackson's failure, which Dropwizard turns into its "Did you mean" message.
+ * Binds a factory's block with Jackson's bean deserializer and hands it its {@link Origin}, so messages name
+ * {@code hikari.maxWaitForConnection} under the name the block used. Unknown keys still reach Jackson's failure,
+ * which Dropwizard turns into its "Did you mean" message.
  */
-public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
-    implements ContextualDeserializer, ResolvableDeserializer {
+final class OriginRecordingDeserializer extends JsonDeserializer<Object> implements ContextualDeserializer {
     @Nullable
-    private final JsonDeserializer<Object> beanDeserializer;
+    private final JsonDeserializer<Object> bean;
 
-    public OriginRecordingDeserializer() {
+    OriginRecordingDeserializer() {
         this(null);
     }
 
-    private OriginRecordingDeserializer(@Nullable JsonDeserializer<Object> beanDeserializer) {
-        this.beanDeserializer = beanDeserializer;
+    private OriginRecordingDeserializer(@Nullable JsonDeserializer<Object> bean) {
+        this.bean = bean;
     }
 
     @Override
@@ -45,10 +42,10 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
         if (type == null) {
             throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
         }
-        BeanDescription description = ctxt.getConfig().introspect(type);
         // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
         // deserializer factory, so this does not recurse
-        JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type, description);
+        JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type,
+            ctxt.getConfig().introspect(type));
         if (bean instanceof ResolvableDeserializer resolvable) {
             resolvable.resolve(ctxt);
         }
@@ -61,13 +58,10 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
     }
 
     @Override
-    public void resolve(DeserializationContext ctxt) {
-        // the bean deserializer is created and resolved per context in createContextual
-    }
-
-    @Override
     public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        JsonDeserializer<Object> bean = bean(ctxt);
+        if (bean == null) {
+            throw JsonMappingException.from(ctxt, "OriginRecordingDeserializer used without a context");
+        }
         String path = path(p);
         JsonNode block = ctxt.readTree(p);
         Object parsed;
@@ -75,25 +69,12 @@ public final class OriginRecordingDeserializer extends JsonDeserializer<Object>
             blockParser.nextToken();
             parsed = bean.deserialize(blockParser, ctxt);
         }
-        if (parsed instanceof CrossFieldRules rules) {
+        if (parsed instanceof HikariDataSourceFactory factory) {
             Set<String> keys = new LinkedHashSet<>();
             block.fieldNames().forEachRemaining(keys::add);
-            rules.parsedFrom(new Origin(path, keys));
+            factory.parsedFrom(new Origin(path, keys));
         }
         return parsed;
-    }
-
-    @Override
-    public Object deserializeWithType(JsonParser p, DeserializationContext ctxt, TypeDeserializer typeDeserializer)
-        throws IOException {
-        return typeDeserializer.deserializeTypedFromObject(p, ctxt);
-    }
-
-    private JsonDeserializer<Object> bean(DeserializationContext ctxt) throws JsonMappingException {
-        if (beanDeserializer == null) {
-            throw JsonMappingException.from(ctxt, "OriginRecordingDeserializer used without a context");
-        }
-        return beanDeserializer;
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.config;
+package io.github.dropwizardhikari;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -9,16 +9,15 @@ import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * Dropwizard's transaction isolation values under both spellings: Dropwizard's ({@code read-committed},
  * {@code READ_COMMITTED}) and HikariCP's ({@code TRANSACTION_READ_COMMITTED}), in any case.
  */
-public final class IsolationNames extends StdScalarDeserializer<TransactionIsolation> {
+final class IsolationDeserializer extends StdScalarDeserializer<TransactionIsolation> {
     private static final String HIKARI_PREFIX = "TRANSACTION_";
 
-    public IsolationNames() {
+    IsolationDeserializer() {
         super(TransactionIsolation.class);
     }
 
@@ -28,29 +27,21 @@ public final class IsolationNames extends StdScalarDeserializer<TransactionIsola
         if (text == null) {
             return (TransactionIsolation) ctxt.handleUnexpectedToken(TransactionIsolation.class, p);
         }
-        try {
-            return parse(text);
-        } catch (IllegalArgumentException e) {
-            return (TransactionIsolation) ctxt.handleWeirdStringValue(TransactionIsolation.class, text,
-                e.getMessage());
-        }
+        TransactionIsolation isolation = parse(text);
+        return isolation != null ? isolation : (TransactionIsolation) ctxt.handleWeirdStringValue(
+            TransactionIsolation.class, text, "expected one of " + Arrays.toString(TransactionIsolation.values()));
     }
 
-    public static TransactionIsolation parse(String text) {
+    /** @return the isolation {@code text} names, in either spelling; {@code null} when it names none */
+    static @Nullable TransactionIsolation parse(String text) {
         String upper = text.trim().toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
         String name = upper.startsWith(HIKARI_PREFIX) ? upper.substring(HIKARI_PREFIX.length()) : upper;
-        for (TransactionIsolation isolation : TransactionIsolation.values()) {
-            if (isolation.name().equals(name)) {
-                return isolation;
-            }
-        }
-        throw new IllegalArgumentException("expected one of " + Arrays.stream(TransactionIsolation.values())
-            .map(Enum::name).collect(Collectors.joining(", ")));
+        return Arrays.stream(TransactionIsolation.values()).filter(isolation -> isolation.name().equals(name))
+            .findFirst().orElse(null);
     }
 
     /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */
-    @Nullable
-    public static String hikariName(TransactionIsolation isolation) {
+    static @Nullable String hikariName(TransactionIsolation isolation) {
         return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
     }
 }

@@ -1,16 +1,16 @@
-package io.github.dropwizardhikari.config;
+package io.github.dropwizardhikari;
 
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class MessageTemplatesTest {
+class ValidSettingsTest {
     /** The real interpolator reads the escaped template back as the text, whatever it quotes. */
     @Test
     void aTemplateReadsAsItsText() {
         String text = "C:\\pools\\${user}\\{file}.txt and \\ alone";
-        String interpolated = new ParameterMessageInterpolator().interpolate(MessageTemplates.literal(text),
+        String interpolated = new ParameterMessageInterpolator().interpolate(ValidSettings.Validator.literal(text),
             new jakarta.validation.MessageInterpolator.Context() {
                 @Override
                 public jakarta.validation.metadata.ConstraintDescriptor<?> getConstraintDescriptor() {
