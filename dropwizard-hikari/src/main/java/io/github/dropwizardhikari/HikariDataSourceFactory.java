@@ -299,6 +299,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonIgnore
     private final BuiltPools builtPools = new BuiltPools();
 
+    // not a setting: Dropwizard's migrations sized the pool at one connection (asSingleConnectionPool)
+    @JsonIgnore
+    private boolean singleConnection;
+
     @Override
     @Nullable
     public String getUrl() {
@@ -576,6 +580,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         minSize = given("minSize", 1);
         maxSize = given("maxSize", 1);
         singleConnectionInitialSize();
+        singleConnection = true;
+    }
+
+    /** @return whether a command sized the pool itself ({@code db migrate}, {@code db status}) */
+    boolean isSingleConnection() {
+        return singleConnection;
     }
 
     // ---- rules (SettingsCheck, run at validation and again at every build)

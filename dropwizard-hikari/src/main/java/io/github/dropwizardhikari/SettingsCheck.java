@@ -304,7 +304,8 @@ final class SettingsCheck {
      */
     private void checkFixedPool() {
         int maxSize = factory.getMaxSize();
-        if (factory.getMinSize() < maxSize) {
+        // a one-connection pool that Dropwizard's migrations command sized: nothing here is the user's to act on
+        if (factory.getMinSize() < maxSize || factory.isSingleConnection()) {
             return;
         }
         boolean minSizeGiven = factory.isGiven("minSize");
@@ -312,8 +313,9 @@ final class SettingsCheck {
             warnings.put("notice:maxSize", origin.pathOf(name("maxSize")) + " is " + maxSize + " and minSize is not "
                 + "set: the pool opens " + maxSize + " connections and keeps them open (HikariCP's fixed-size pool), "
                 + "where Dropwizard's pool closes idle connections above minSize, 10 by default; state minSize "
-                + "(minSize: 10 for Dropwizard's behaviour, or minSize: " + maxSize + " to keep this fixed pool "
-                + "without this warning)");
+                + "(minSize: " + idleFloor(maxSize) + " for idle connections above it to close"
+                + (maxSize > 10 ? ", as under Dropwizard's default" : "") + ", or minSize: " + maxSize
+                + " to keep this fixed pool without this warning)");
         }
         Duration minIdleTime = used("minIdleTime", factory.getMinIdleTime());
         boolean stated = factory.isGiven("minIdleTime") || !minIdleTime.equals(DEFAULT_IDLE_TIME);
@@ -321,9 +323,14 @@ final class SettingsCheck {
             adjust("minIdleTime", minIdleTime, Duration.seconds(0), (minSizeGiven
                 ? "minSize equals maxSize (" + maxSize + "), so the pool keeps that many connections open"
                 : "minSize is not set, so the pool keeps maxSize (" + maxSize + ") connections open")
-                + " and closes no idle connection; set minSize below maxSize (Dropwizard's default is 10) for idle "
-                + "connections above it to close after minIdleTime");
+                + " and closes no idle connection; set minSize below maxSize (minSize: " + idleFloor(maxSize)
+                + ", say) for idle connections above it to close after minIdleTime");
         }
+    }
+
+    /** @return a minSize below {@code maxSize} to suggest: Dropwizard's default of 10 where that is below it */
+    private static int idleFloor(int maxSize) {
+        return maxSize > 10 ? 10 : maxSize / 2;
     }
 
     private void checkValidationTimeout() {
