@@ -3,7 +3,6 @@ package io.github.dropwizardhikari.example.readme;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.hibernate.HibernateBundle;
 import io.github.dropwizardhikari.HikariBundle;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
@@ -13,7 +12,7 @@ public class HibernateApplication extends Application<AppConfiguration> {
     // the bundle names its pool: "hibernate" (metrics hibernate.pool.*), unless it overrides name()
     private final HibernateBundle<AppConfiguration> hibernate = new HibernateBundle<>(Person.class) {
         @Override
-        public PooledDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
+        public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
             return configuration.getDataSourceFactory();
         }
     };

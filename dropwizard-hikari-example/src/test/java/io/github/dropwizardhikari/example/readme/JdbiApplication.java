@@ -3,7 +3,6 @@ package io.github.dropwizardhikari.example.readme;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.migrations.MigrationsBundle;
 import io.github.dropwizardhikari.HikariBundle;
@@ -13,17 +12,17 @@ import org.jdbi.v3.core.Jdbi;
 public class JdbiApplication extends Application<AppConfiguration> {
     @Override
     public void initialize(Bootstrap<AppConfiguration> bootstrap) {
-        // HikariCP's health checks and the pool tasks, for every pool the application builds
+        // HikariCP's health checks for every pool built from the block, and the extensions it names
         bootstrap.addBundle(new HikariBundle<>() {
             @Override
             public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
                 return configuration.getDataSourceFactory();
             }
         });
-        // db migrate, db status, ...: as before
+        // db migrate, db status, ...: as before; the override's type was DataSourceFactory
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
-            public PooledDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
+            public HikariDataSourceFactory getDataSourceFactory(AppConfiguration configuration) {
                 return configuration.getDataSourceFactory();
             }
         });
