@@ -40,7 +40,8 @@ final class SettingsCheck {
     record Error(String field, String message) {
     }
 
-    private record Adjusted(String asked, Object used, String why) {
+    /** A value HikariCP cannot honour and the one used instead; {@code why} is null when nobody is to be told. */
+    private record Adjusted(String asked, Object used, @Nullable String why) {
     }
 
     private final HikariDataSourceFactory factory;
@@ -91,8 +92,12 @@ final class SettingsCheck {
     /** @return every warning, keyed by what it is about, each once: the adjusted values first */
     Map<String, String> warnings() {
         Map<String, String> all = new LinkedHashMap<>();
-        adjusted.forEach((field, value) -> all.put("adjusted:" + field, origin.pathOf(name(field)) + " is "
-            + value.asked() + "; using " + value.used() + " instead: " + value.why()));
+        adjusted.forEach((field, value) -> {
+            if (value.why() != null) {
+                all.put("adjusted:" + field, origin.pathOf(name(field)) + " is " + value.asked() + "; using "
+                    + value.used() + " instead: " + value.why());
+            }
+        });
         all.putAll(warnings);
         return all;
     }
@@ -304,8 +309,14 @@ final class SettingsCheck {
      */
     private void checkFixedPool() {
         int maxSize = factory.getMaxSize();
-        // a one-connection pool that Dropwizard's migrations command sized: nothing here is the user's to act on
-        if (factory.getMinSize() < maxSize || factory.isSingleConnection()) {
+        if (factory.getMinSize() < maxSize) {
+            return;
+        }
+        if (factory.isSingleConnection()) {
+            // a one-connection pool that Dropwizard's migrations command sized: it keeps its connection open, and
+            // nothing here is the user's to act on, so HikariCP gets an idle timeout it does not warn about either
+            adjusted.put("minIdleTime", new Adjusted(String.valueOf(factory.getMinIdleTime()), Duration.seconds(0),
+                null));
             return;
         }
         boolean minSizeGiven = factory.isGiven("minSize");
