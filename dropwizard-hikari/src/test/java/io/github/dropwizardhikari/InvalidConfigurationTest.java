@@ -41,6 +41,7 @@ class InvalidConfigurationTest {
         "invalid_abandon_percentage.yml              | hikari.abandonWhenPercentageFull must be less than or equal to 100",
         "invalid_validation_interval.yml             | hikari.validationInterval must be greater than or equal to 50 MILLISECONDS",
         "invalid_unknown_field.yml                   | hikari.maxPoolSizee",
+        "invalid_extension_unknown_field.yml         | Unrecognized field at: hikari.extensions.[0].metrc",
         "invalid_extension_module_missing.yml        | no module on the class path provides the extension 'fair-borrowing': add the dependency io.github.dropwizard-hikari:dropwizard-hikari-fair-borrowing",
         "invalid_transaction_isolation.yml           | hikari.defaultTransactionIsolation",
         "invalid_credentials_unreadable_file.yml     | hikari.credentials.passwordFile must name a readable file: /nonexistent/dropwizard-hikari/password does not exist",
