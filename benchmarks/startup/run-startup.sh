@@ -14,8 +14,8 @@
 # Java: $JAVA_HOME/bin/java when JAVA_HOME is set, else JDK 17 (the `java` on the PATH if it is 17, else one under
 # /usr/lib/jvm). PostgreSQL: PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres, no password), PGADMINDB (test), in
 # which the script creates a database of its own (startup_bench_<random>) and drops it at the end.
-# Output: benchmarks/results/startup/ (OUT): startup.csv (every run), report.md (what is printed, with `uptime`
-# before and after), logs/ (the application's output of the last round).
+# Output: benchmarks/results/startup/ (OUT): startup.csv (every run), output.txt (every run as it is printed),
+# report.md (the table, with `uptime` before and after), logs/ (the application's output of the last round).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -104,7 +104,8 @@ mkdir -p "$out/logs"
 uptime_before=$(uptime)
 echo "database $database, ports $app_port and $((app_port + 1)), $runs runs of each variant; before: $uptime_before"
 
-python3 - "$java" "$jar" "$scratch/config.yml" "$((app_port + 1))" "$runs" "$out" "$uptime_before" <<'PY'
+python3 - "$java" "$jar" "$scratch/config.yml" "$((app_port + 1))" "$runs" "$out" "$uptime_before" <<'PY' \
+    | tee "$out/output.txt"
 import csv
 import os
 import resource
