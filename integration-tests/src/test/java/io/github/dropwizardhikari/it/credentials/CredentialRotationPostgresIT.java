@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Rotating a role's password under a running application: the password changes in PostgreSQL and in the file
- * the pool reads ({@code credential-files}' {@code passwordFile}); requests keep succeeding on the connections already
- * open, {@code pool-evict} retires those, and the pool's new connections log in with the new password.
+ * the pool reads (the {@code credential-files} extension's {@code passwordFile}); requests keep succeeding on the
+ * connections already open, {@code pool-evict} (the {@code operations} extension's task) retires those, and the
+ * pool's new connections log in with the new password.
  *
  * <p>On a PostgreSQL server of the test's own that checks passwords ({@link PasswordCheckingPostgres}).</p>
  */
@@ -72,6 +73,7 @@ class CredentialRotationPostgresIT {
             + "  maxSize: " + CLIENTS + "\n"
             + "  maxWaitForConnection: 5 seconds\n"
             + "  extensions:\n"
+            + "    - type: operations\n"
             + "    - type: credential-files\n"
             + "      userFile: " + userFile + "\n"
             + "      passwordFile: " + passwordFile + "\n"
