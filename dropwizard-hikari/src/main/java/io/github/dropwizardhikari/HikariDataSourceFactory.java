@@ -125,10 +125,6 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>Supplies user and password for each new
  * connection (rotating secrets). Rule: a {@code HikariCredentialsProvider} on the class path, with a public
  * no-argument constructor. Out of range: error.</td></tr>
- * <tr><td>{@code credentials}</td><td></td><td>none</td><td>Reads user and password from files at each new connection:
- * rotating credentials. Rule: {@code userFile}, {@code passwordFile} (at least one; each readable at startup; not with
- * {@code user} / {@code password}), {@code lifetime}; not with {@code credentialsProviderClassName}. Out of range:
- * error.</td></tr>
  * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs} bounds the
  * connectivity check (default: {@code validationQueryTimeout}, at most {@code maxWaitForConnection}); {@code
  * expected99thPercentileMs} adds the {@code
@@ -267,10 +263,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @Nullable
     private String credentialsProviderClassName;
-
-    @Valid
-    @Nullable
-    private CredentialsFactory credentials;
 
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
@@ -542,14 +534,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
-    public Optional<CredentialsFactory> getCredentials() {
-        return Optional.ofNullable(credentials);
-    }
-
-    public void setCredentials(@Nullable CredentialsFactory credentials) {
-        this.credentials = credentials;
-    }
-
     public Map<String, String> getHealthCheckProperties() {
         return healthCheckProperties;
     }
@@ -685,8 +669,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
         // so the exception override goes second.
         getCredentialsProviderClassName().ifPresent(config::setCredentialsProviderClassName);
-        getCredentials().ifPresent(files ->
-            config.setCredentialsProvider(files.build(getUser(), getPassword())));
         getExceptionOverrideClassName().ifPresent(config::setExceptionOverrideClassName);
         config.setHealthCheckProperties(toProperties(getHealthCheckProperties()));
         config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));

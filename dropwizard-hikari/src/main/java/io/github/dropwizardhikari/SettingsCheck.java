@@ -82,7 +82,6 @@ final class SettingsCheck {
             error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and expected99thPercentileMs, "
                 + "each a whole number of milliseconds (0 or more)");
         }
-        factory.getCredentials().ifPresent(this::checkCredentials);
     }
 
     List<Error> errors() {
@@ -351,24 +350,6 @@ final class SettingsCheck {
             adjust("validationQueryTimeout", validation, maxWait, "a connection test must fit in "
                 + name("maxWaitForConnection") + " (" + maxWait + "), or a borrow could wait longer than that");
         }
-    }
-
-    /** One source per credential: the files, a provider class, or {@code user} and {@code password}. */
-    private void checkCredentials(CredentialsFactory credentials) {
-        if (factory.getCredentialsProviderClassName().isPresent()) {
-            error("credentials", "must not be set together with credentialsProviderClassName (a pool has one "
-                + "credentials provider)");
-        }
-        if (factory.getUser() != null && credentials.getUserFile().isPresent()) {
-            error("user", "must not be set together with credentials.userFile (two sources for one setting)");
-        }
-        if (factory.getPassword() != null && credentials.getPasswordFile().isPresent()) {
-            error("password", "must not be set together with credentials.passwordFile (two sources for one "
-                + "setting)");
-        }
-        credentials.lifetimeWarning(origin.pathOf("credentials"),
-                used("maxConnectionAge", factory.getMaxConnectionAge().orElse(null)))
-            .ifPresent(warning -> warnings.put("credentials.lifetime", warning));
     }
 
     /** @return the name the block gave {@code field} under: an alias if it used one, else the field's own */

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Checks a settings block under Bean Validation (Dropwizard's {@code check} and {@code server}): each error on its
- * setting's property node, so Dropwizard prints its full path ({@code hikari.minSize ...}); for a factory, each
- * warning of its {@link SettingsCheck} logged once per block.
+ * setting's property node, so Dropwizard prints its full path ({@code hikari.minSize ...}); each warning of its
+ * {@link SettingsCheck} logged once per block.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -28,12 +28,11 @@ import java.util.List;
     Class<? extends Payload>[] payload() default {};
 
     /** Public because Bean Validation instantiates it; its enclosing type keeps it out of the API. */
-    final class Validator implements ConstraintValidator<ValidSettings, Object> {
+    final class Validator implements ConstraintValidator<ValidSettings, HikariDataSourceFactory> {
         @Override
-        public boolean isValid(@Nullable Object block, ConstraintValidatorContext context) {
-            List<SettingsCheck.Error> errors = block instanceof HikariDataSourceFactory factory
-                ? new SettingsCheck(factory).logOnce().errors()
-                : block instanceof CredentialsFactory credentials ? credentials.errors() : List.of();
+        public boolean isValid(@Nullable HikariDataSourceFactory factory, ConstraintValidatorContext context) {
+            List<SettingsCheck.Error> errors = factory == null ? List.of()
+                : new SettingsCheck(factory).logOnce().errors();
             if (errors.isEmpty()) {
                 return true;
             }

@@ -51,26 +51,6 @@ class ConfigurationReferenceTest {
     }
 
     @Test
-    void theCredentialsBlockHasATableOfItsFieldsWithTheirDefaults() throws Exception {
-        Map<String, String> documented = new LinkedHashMap<>();
-        for (String row : Files.readAllLines(REFERENCE.resolveSibling("operations.md"))) {
-            if (row.startsWith("| `credentials.")) {
-                String[] cells = row.substring(1).split("\\|");
-                documented.put(plain(cells[0]).substring("credentials.".length()), plain(cells[1]));
-            }
-        }
-
-        assertThat(documented.keySet()).as("the properties of credentials")
-            .containsExactlyInAnyOrderElementsOf(deserializableProperties(CredentialsFactory.class).keySet());
-        CredentialsFactory empty = new CredentialsFactory();
-        for (Map.Entry<String, String> row : documented.entrySet()) {
-            // "none: `user`": the value comes first, then where the setting comes from instead
-            assertThat(render(getter(CredentialsFactory.class, row.getKey()).invoke(empty)))
-                .as("default of credentials.%s", row.getKey()).isEqualTo(row.getValue().split(":")[0].trim());
-        }
-    }
-
-    @Test
     void theJavadocTableIsTheReferenceTable() throws Exception {
         List<Row> reference = referenceTable("| Field | HikariCP alias |");
         List<Row> javadoc = javadocTable();

@@ -44,10 +44,6 @@ class InvalidConfigurationTest {
         "invalid_extension_unknown_field.yml         | Unrecognized field at: hikari.extensions.[0].metrc",
         "invalid_extension_module_missing.yml        | no module on the class path provides the extension 'fair-borrowing': add the dependency io.github.dropwizard-hikari:dropwizard-hikari-fair-borrowing",
         "invalid_transaction_isolation.yml           | hikari.defaultTransactionIsolation",
-        "invalid_credentials_unreadable_file.yml     | hikari.credentials.passwordFile must name a readable file: /nonexistent/dropwizard-hikari/password does not exist",
-        "invalid_credentials_with_password.yml       | hikari.password must not be set together with credentials.passwordFile",
-        "invalid_credentials_with_provider_class.yml | hikari.credentials must not be set together with credentialsProviderClassName",
-        "invalid_credentials_no_file.yml             | needs userFile, passwordFile or both",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> FactoryFixtures.parse(fixture))

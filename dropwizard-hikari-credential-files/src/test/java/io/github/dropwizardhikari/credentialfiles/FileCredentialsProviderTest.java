@@ -1,9 +1,11 @@
-package io.github.dropwizardhikari;
+package io.github.dropwizardhikari.credentialfiles;
 
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.util.Credentials;
-import io.github.dropwizardhikari.CredentialsFactory.FileCredentialsProvider;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.BaseValidator;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,11 +75,11 @@ class FileCredentialsProviderTest {
 
     @Test
     void validationNamesTheFieldOfAnUnreadableFile() throws Exception {
-        CredentialsFactory factory = new CredentialsFactory();
-        factory.setUserFile(directory.resolve("missing{user}").toString());
-        factory.setPasswordFile(directory.toString());
+        CredentialFilesExtension extension = new CredentialFilesExtension();
+        extension.setUserFile(directory.resolve("missing{user}").toString());
+        extension.setPasswordFile(directory.toString());
 
-        Set<String> violations = validator.validate(factory).stream()
+        Set<String> violations = validator.validate(extension).stream()
             .map(violation -> violation.getPropertyPath() + " " + violation.getMessage())
             .collect(Collectors.toSet());
 
@@ -88,7 +90,8 @@ class FileCredentialsProviderTest {
 
     @Test
     void validationNeedsAFile() {
-        Set<ConstraintViolation<CredentialsFactory>> violations = validator.validate(new CredentialsFactory());
+        Set<ConstraintViolation<CredentialFilesExtension>> violations =
+            validator.validate(new CredentialFilesExtension());
 
         assertThat(violations).extracting(ConstraintViolation::getMessage)
             .containsExactly("needs userFile, passwordFile or both");
@@ -96,30 +99,38 @@ class FileCredentialsProviderTest {
 
     @Test
     void readableFilesPass() throws Exception {
-        CredentialsFactory factory = new CredentialsFactory();
-        factory.setPasswordFile(Files.writeString(directory.resolve("password"), SECRET).toString());
+        CredentialFilesExtension extension = new CredentialFilesExtension();
+        extension.setPasswordFile(Files.writeString(directory.resolve("password"), SECRET).toString());
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("files");
+        config.setUsername("app");
 
-        assertThat(validator.validate(factory)).isEmpty();
-        assertThat(factory.build("app", null).getCredentials().getPassword()).isEqualTo(SECRET);
+        assertThat(validator.validate(extension)).isEmpty();
+        extension.attach(config, new MetricRegistry());
+        assertThat(config.getCredentialsProvider().getCredentials().getUsername()).isEqualTo("app");
+        assertThat(config.getCredentialsProvider().getCredentials().getPassword()).isEqualTo(SECRET);
     }
 
     @Test
     void warnsWhenConnectionsMayOutliveTheCredential() {
-        CredentialsFactory factory = new CredentialsFactory();
-        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(30)))
+        CredentialFilesExtension extension = new CredentialFilesExtension();
+        assertThat(extension.lifetimeWarning("app", Duration.minutes(30).toMilliseconds()))
             .as("no lifetime, no warning").isEmpty();
-        factory.setLifetime(Duration.minutes(15));
+        extension.setLifetime(Duration.minutes(15));
 
-        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(10))).isEmpty();
-        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.minutes(30))).contains(
-            "hikari.maxConnectionAge (30 minutes) is longer than hikari.credentials.lifetime (15 minutes): connections "
-                + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
-                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
-        assertThat(factory.lifetimeWarning("hikari.credentials", Duration.seconds(0))).contains(
-            "hikari.maxConnectionAge (no limit) is longer than hikari.credentials.lifetime (15 minutes): connections "
-                + "may outlive the credentials they were opened with, and fail when the database revokes them. Set "
-                + "hikari.maxConnectionAge below the lifetime (leave time for the file to be renewed).");
-        assertThat(factory.lifetimeWarning("hikari.credentials", null)).as("null: no limit, as in Dropwizard")
-            .isPresent();
+        assertThat(extension.lifetimeWarning("app", Duration.minutes(10).toMilliseconds())).isEmpty();
+        assertThat(extension.lifetimeWarning("app", Duration.minutes(30).toMilliseconds())).contains(
+            "pool app: maxConnectionAge (30 minutes) is longer than credential-files.lifetime (15 minutes): "
+                + "connections may outlive the credentials they were opened with, and fail when the database "
+                + "revokes them. Set maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+        assertThat(extension.lifetimeWarning("app", 0)).contains(
+            "pool app: maxConnectionAge (no limit) is longer than credential-files.lifetime (15 minutes): "
+                + "connections may outlive the credentials they were opened with, and fail when the database "
+                + "revokes them. Set maxConnectionAge below the lifetime (leave time for the file to be renewed).");
+        HikariDataSourceFactory noLimit = new HikariDataSourceFactory();
+        noLimit.setUrl("jdbc:h2:mem:no-limit");
+        noLimit.setMaxConnectionAge(null);
+        assertThat(extension.lifetimeWarning("app", noLimit.toHikariConfig(new MetricRegistry(), "app")
+            .getMaxLifetime())).as("null: no limit, as in Dropwizard").isPresent();
     }
 }
