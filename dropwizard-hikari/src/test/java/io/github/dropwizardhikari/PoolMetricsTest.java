@@ -113,11 +113,13 @@ class PoolMetricsTest {
     }
 
     @Test
-    void aPoolThatFailsToStartLeavesNothingBehind() {
-        ManagedHikariDataSource unreachable = build("down", "jdbc:h2:tcp://127.0.0.1:1/mem:none");
+    void aPoolThatFailsToStartLeavesNothingBehind() throws Exception {
+        try (RefusedPort down = RefusedPort.take()) {
+            ManagedHikariDataSource unreachable = build("down", down.h2Url());
 
-        assertThatThrownBy(unreachable::start).isInstanceOf(SQLException.class);
-        assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("down."));
+            assertThatThrownBy(unreachable::start).isInstanceOf(SQLException.class);
+            assertThat(metrics.getNames()).noneMatch(name -> name.startsWith("down."));
+        }
     }
 
     /**

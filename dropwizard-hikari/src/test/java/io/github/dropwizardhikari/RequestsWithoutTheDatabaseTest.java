@@ -33,12 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The rule: no default of the bundle delays or refuses a request that never borrows a connection. With a pool of 2
- * and every default on, eight requests that sleep without the database all succeed in about one sleep.
+ * and every default on, forty requests that sleep without the database all succeed in about one sleep.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RequestsWithoutTheDatabaseTest {
     private static final long SLEEP_MILLIS = 1_500;
-    private static final int REQUESTS = 8;
+    private static final int REQUESTS = 40;
 
     public static class App extends Application<App.Config> {
         public static class Config extends Configuration {
@@ -115,8 +115,9 @@ class RequestsWithoutTheDatabaseTest {
         }
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
-        // Held to the pool's two at a time they would take four sleeps (6 s); together they take one, plus what a
+        // Held to the pool's two at a time they would take twenty sleeps (30 s); together they take one, plus what a
         // loaded machine adds.
-        assertThat(tookMillis).isBetween(SLEEP_MILLIS, 2 * SLEEP_MILLIS + 1_000);
+        assertThat(tookMillis).as("%d requests that sleep %d ms took %d ms together", REQUESTS, SLEEP_MILLIS,
+            tookMillis).isBetween(SLEEP_MILLIS, 2 * SLEEP_MILLIS + 2_000);
     }
 }

@@ -81,7 +81,8 @@ class AdmissionRejectionTest {
             type -> assertThat(type).startsWith("application/json"));
         assertThat(response.body()).isEqualTo("{\"code\":503,\"message\":\"the server is at its admission limit of 2 "
             + "concurrent requests; this request waited 1000 ms for its turn (the admission extension's maxWait)\"}");
-        assertThat(waitedMillis).isBetween(1_000L, 2_500L);
+        assertThat(waitedMillis).as("refused after %d ms (admission's maxWait: 1,000 ms)", waitedMillis)
+            .isBetween(1_000L, 2_500L);
         assertThat(OBSERVED.entered).doesNotContain("late");
         assertThat(metrics().meter("hikari.admission.rejected").getCount()).isEqualTo(rejectedBefore + 1);
         // the only test here that is refused, so the rate limit has not been used up by another

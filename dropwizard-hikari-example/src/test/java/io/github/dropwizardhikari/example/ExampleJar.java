@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari.example;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -26,6 +28,9 @@ final class ExampleJar implements AutoCloseable {
     private static final String JAR_PROPERTY = "example.jar";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Set<Integer> GIVEN_PORTS = ConcurrentHashMap.newKeySet();
+    // below the ephemeral range, and below the ports RefusedPort plays a stopped database on
+    private static final int LOW_PORTS_FIRST = 10_000;
+    private static final int LOW_PORTS_LAST = 19_999;
 
     final int applicationPort;
     final int adminPort;
@@ -92,16 +97,25 @@ final class ExampleJar implements AutoCloseable {
      * A port free now and not handed out before by this JVM: the system may give a port it just gave again, and a
      * test's database port equal to the application's own connector hangs the application's start (the pool's first
      * attempt waits on a socket that Jetty listens on but does not read until the start completes; seen once as a
-     * start that never answered {@code /ping}).
+     * start that never answered {@code /ping}). It lies below Linux's ephemeral range (32768-60999): the test
+     * connects to it again and again until the application listens, and a connection to a port of that range where
+     * nothing listens yet can be given that same port as its own and connect to itself.
      */
     static int freePort() throws IOException {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (GIVEN_PORTS.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
+        int count = LOW_PORTS_LAST - LOW_PORTS_FIRST + 1;
+        int offset = ThreadLocalRandom.current().nextInt(count);
+        for (int i = 0; i < count; i++) {
+            int port = LOW_PORTS_FIRST + (offset + i) % count;
+            if (!GIVEN_PORTS.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // another process's: the next one
             }
         }
+        throw new IOException("no free port between " + LOW_PORTS_FIRST + " and " + LOW_PORTS_LAST);
     }
 
     @Override

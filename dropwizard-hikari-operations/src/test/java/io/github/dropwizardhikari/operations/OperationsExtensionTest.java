@@ -195,7 +195,8 @@ class OperationsExtensionTest {
         // HikariCP 7.1 times a borrow that timed out too: both borrows are in Wait, the failed one with its 3 s
         Timer wait = metrics.getTimers().get("hikari.pool.Wait");
         assertThat(wait.getCount()).isEqualTo(2);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(wait.getSnapshot().getMax())).isGreaterThanOrEqualTo(2_900);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(wait.getSnapshot().getMax())).as("longest wait in Wait, ms (the "
+            + "borrow's timeout: 3,000 ms)").isGreaterThanOrEqualTo(2_900);
         assertThat(gauge(metrics, TomcatMetricNames.PREFIX + ".hikari.borrowed")).isEqualTo(2L);
         assertThat(environment.healthChecks().runHealthCheck("hikari.pool.ConnectivityCheck").isHealthy()).isTrue();
     }

@@ -122,9 +122,11 @@ class FaultsPostgresIT {
             int failures = 0;
             int consecutive = 0;
             int requests = 0;
-            // recovered: ten requests in a row succeed
+            // recovered: ten requests in a row succeed. A pool that never recovers fails here; the bound is a count,
+            // not a time, and a loaded machine that slows each request does not make more of them fail
             while (consecutive < 10) {
-                assertThat(requests).as("requests before recovery").isLessThan(200);
+                assertThat(requests).as("requests before recovery (%d failed, %d ms since the kill)", failures,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt)).isLessThan(1_000);
                 requests++;
                 if (Requests.selectOne(dataSource)) {
                     consecutive++;
@@ -355,8 +357,10 @@ class FaultsPostgresIT {
                         assertThat(outage.healthyDuring()).isFalse();
                         Requests.await("the connectivity check is healthy again", 10_000, () ->
                             healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy());
-                        assertThat(outage.slowestFailure()).isLessThanOrEqualTo(ON_TIME_MILLIS);
-                        assertThat(outage.recovery()).isLessThanOrEqualTo(HIKARI_BACK_OFF_MILLIS + RECOVERY_MILLIS);
+                        assertThat(outage.slowestFailure()).as("slowest failure %d ms (timeout %d ms)",
+                            outage.slowestFailure(), TIMEOUT.toMilliseconds()).isLessThanOrEqualTo(ON_TIME_MILLIS);
+                        assertThat(outage.recovery()).as("served again %d ms after the database answered",
+                            outage.recovery()).isLessThanOrEqualTo(HIKARI_BACK_OFF_MILLIS + RECOVERY_MILLIS);
                         assertThat(outage.attemptsPerSecond()).isLessThan(20);
                         health = "unhealthy during, healthy again";
                     }
@@ -366,9 +370,11 @@ class FaultsPostgresIT {
                         // 2-core machine can miss once right after the pool refills
                         Requests.await("the connectivity check is healthy again", 10_000, () ->
                             healthChecks.runHealthCheck(name + ".pool.ConnectivityCheck").isHealthy());
-                        assertThat(outage.slowestFailure()).isLessThanOrEqualTo(ON_TIME_MILLIS);
+                        assertThat(outage.slowestFailure()).as("slowest failure %d ms (timeout %d ms)",
+                            outage.slowestFailure(), TIMEOUT.toMilliseconds()).isLessThanOrEqualTo(ON_TIME_MILLIS);
                         // one attempt every 250 ms; HikariCP alone takes 0.5 to 5 s (its back-off)
-                        assertThat(outage.recovery()).isLessThanOrEqualTo(RECOVERY_MILLIS);
+                        assertThat(outage.recovery()).as("served again %d ms after the database answered",
+                            outage.recovery()).isLessThanOrEqualTo(RECOVERY_MILLIS);
                         // no storm against a starting database, where a pool that connects per request makes one
                         // per request
                         assertThat(outage.attemptsPerSecond()).isLessThan(20);
@@ -448,7 +454,8 @@ class FaultsPostgresIT {
                 // check's timeout reads unhealthy, bounded by that timeout. Telling a busy pool from a dead database
                 // would take a connection beyond maxSize, which no extension opens.
                 assertThat(result.isHealthy()).as(result.getMessage()).isFalse();
-                assertThat(checkMillis).isLessThan(ON_TIME_MILLIS);
+                assertThat(checkMillis).as("the check answered in %d ms (its timeout: %d ms)", checkMillis,
+                    TIMEOUT.toMilliseconds()).isLessThan(ON_TIME_MILLIS);
             }
             for (Future<?> sleeper : sleepers) {
                 sleeper.get(10, TimeUnit.SECONDS);
@@ -456,7 +463,8 @@ class FaultsPostgresIT {
 
             report.record("Pool of 2 exhausted by `pg_sleep(3)`: a third caller's wait and error; the connectivity "
                 + "health check meanwhile", pool, waited + " ms, " + failure + "; health check " + health);
-            assertThat(waited).isBetween(TIMEOUT.toMilliseconds() - 50, ON_TIME_MILLIS);
+            assertThat(waited).as("the third caller waited %d ms (timeout %d ms)", waited, TIMEOUT.toMilliseconds())
+                .isBetween(TIMEOUT.toMilliseconds() - 50, ON_TIME_MILLIS);
             assertThat(failure).isNotEqualTo("got a connection");
             if (pool.isHikari()) {
                 assertThat(failure).startsWith("SQLTransientConnectionException: " + name
@@ -491,7 +499,8 @@ class FaultsPostgresIT {
                     + "the connectivity health check", pool, (result.isHealthy() ? "healthy"
                     : "unhealthy") + " in " + checkMillis + " ms: " + result.getMessage());
                 assertThat(result.isHealthy()).isFalse();
-                assertThat(checkMillis).isLessThanOrEqualTo(ON_TIME_MILLIS);
+                assertThat(checkMillis).as("the check answered in %d ms (its timeout: %d ms): %s", checkMillis,
+                    TIMEOUT.toMilliseconds(), result.getMessage()).isLessThanOrEqualTo(ON_TIME_MILLIS);
             } finally {
                 slow.shutdownNow();
                 dataSource.stop();

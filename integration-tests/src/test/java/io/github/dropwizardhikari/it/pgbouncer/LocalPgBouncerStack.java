@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -16,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -29,6 +31,9 @@ final class LocalPgBouncerStack extends PgBouncerStack {
     private static final String LISTEN = "127.0.0.1";
     private static final String SERVICE_USER = "postgres";
     private static final Set<Integer> GIVEN_PORTS = ConcurrentHashMap.newKeySet();
+    // below the ports TcpProxy takes (20000-31999)
+    private static final int LOW_PORTS_FROM = 10_000;
+    private static final int LOW_PORTS = 10_000;
 
     private final Path dir;
     private final String bouncer;
@@ -133,15 +138,26 @@ final class LocalPgBouncerStack extends PgBouncerStack {
         }
     }
 
-    // the system may give a port it just gave again: PostgreSQL and PgBouncer must not be handed the same one
+    /**
+     * A port below Linux's ephemeral range (32768-60999), not given before by this JVM. The tests stop and restart
+     * PostgreSQL and PgBouncer while pools keep connecting to them: a connection to a port of that range where
+     * nothing listens can be given that same port as its own and connect to itself, and the server could then not
+     * listen there again.
+     */
     private static int freePort() throws IOException {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (GIVEN_PORTS.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
+        int offset = ThreadLocalRandom.current().nextInt(LOW_PORTS);
+        for (int i = 0; i < LOW_PORTS; i++) {
+            int port = LOW_PORTS_FROM + (offset + i) % LOW_PORTS;
+            if (!GIVEN_PORTS.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(LISTEN))) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // another program's: the next one
             }
         }
+        throw new IOException("no free port in " + LOW_PORTS_FROM + "-" + (LOW_PORTS_FROM + LOW_PORTS - 1));
     }
 
     @Override
