@@ -6,7 +6,7 @@
 #                                               # each of the two raw-hikari tracker variants adds about a sixth)
 #   bash benchmarks/jmh/run-jmh.sh --overhead   # one thread, the bundle against raw HikariCP and both Tomcat
 #                                               # configurations, 4 forks: the tight ratios (about 12 minutes)
-#   bash benchmarks/jmh/run-jmh.sh --gate       # the fair borrow gate on and off (hikari, hikari-unfair) beside
+#   bash benchmarks/jmh/run-jmh.sh --gate       # fair borrowing on and off (hikari-fair-borrowing, hikari) beside
 #                                               # raw HikariCP with and without metrics and tomcat-safe, threads
 #                                               # 1, 4, 8, FORKS forks (4)
 #   bash benchmarks/jmh/run-jmh.sh --floor      # what the parts of a borrow cost alone (CostFloor: the fair
@@ -72,7 +72,7 @@ case $mode in
         threads="1 4 8"
         forks_at_one=${FORKS:-4}
         forks_at_many=${FORKS:-4}
-        gate_pools=hikari,hikari-unfair,raw-hikari-no-metrics,raw-hikari-noop-tracker,raw-hikari
+        gate_pools=hikari-fair-borrowing,hikari,raw-hikari-no-metrics,raw-hikari-noop-tracker,raw-hikari
         gate_pools+=,raw-hikari-bundle-metrics,tomcat-safe
         settings=(-wi 3 -w 1s -i 4 -r 1s -p pool="$gate_pools"
             -p database="${DATABASES:-stub,postgres}")

@@ -7,26 +7,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariCredentialsProvider;
-import com.zaxxer.hikari.SQLExceptionOverride;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
-import io.github.dropwizardhikari.config.CrossFieldRules;
-import io.github.dropwizardhikari.config.HikariFloor;
-import io.github.dropwizardhikari.config.HikariFloors;
-import io.github.dropwizardhikari.config.IsolationNames;
-import io.github.dropwizardhikari.config.LoadableClass;
-import io.github.dropwizardhikari.config.LoggedOnce;
-import io.github.dropwizardhikari.config.Origin;
-import io.github.dropwizardhikari.config.OriginRecordingDeserializer;
-import io.github.dropwizardhikari.config.Redaction;
-import io.github.dropwizardhikari.config.RuleCheck;
-import io.github.dropwizardhikari.config.ValidSettings;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -34,15 +20,15 @@ import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.sql.Driver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
 import java.util.StringJoiner;
-
-import javax.sql.DataSource;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -55,10 +41,10 @@ import static java.util.Objects.requireNonNull;
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
  *
  * <p>Every value Dropwizard's {@code DataSourceFactory} accepts is accepted. Where HikariCP cannot do exactly what
- * a value says, the nearest safe value is used ("adjusted") and one warning, naming the setting's full path, the
- * value asked, the value used and why, is logged when the configuration is validated. What Dropwizard refuses is
- * an error, and so are HikariCP-only settings and HikariCP alias names out of range; errors name the setting's
- * full path. The configuration reference in {@code docs/configuration.md} has the same table.</p>
+ * a value says, the nearest safe value is used ("adjusted"), under Dropwizard's name and HikariCP's alias alike, with
+ * one warning naming the setting's full path as the block spells it, the value asked, the value used and why. What
+ * Dropwizard refuses is an error, and so are HikariCP-only settings out of range. {@code docs/configuration.md} has
+ * the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -85,15 +71,15 @@ import static java.util.Objects.requireNonNull;
  * set and {@code minSize} or {@code initialSize} is larger, {@code maxSize} is raised to it (adjusted).</td></tr>
  * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long {@code
  * getConnection()} waits before it throws {@code SQLTransientConnectionException}. Rule: greater than 0; HikariCP: at
- * least 250 ms. Out of range: below 250 ms: adjusted to 250 ms; under {@code connectionTimeout}: error.</td></tr>
+ * least 250 ms. Out of range: below 250 ms: adjusted to 250 ms, under either name.</td></tr>
  * <tr><td>{@code minIdleTime}</td><td>{@code idleTimeout}</td><td>10 minutes</td><td>How long a connection above
  * {@code minSize} may sit idle before it is closed. Rule: greater than 0 ({@code idleTimeout: 0}: never); HikariCP: at
  * least 10 s, and 1 s below {@code maxConnectionAge}. Out of range: adjusted to 10 s, or to {@code maxConnectionAge}
- * minus 1 s; under {@code idleTimeout}: error.</td></tr>
+ * minus 1 s, under either name.</td></tr>
  * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a connection
  * lives; an in-use connection is retired when returned; in Java, {@code null} means no limit, as in Dropwizard.
- * Rule: greater than 0 ({@code maxLifetime: 0}: no limit); HikariCP: at least 30 s. Out of range: adjusted to 30 s;
- * under {@code maxLifetime}: error.</td></tr>
+ * Rule: greater than 0 ({@code maxLifetime: 0}: no limit); HikariCP: at least 30 s. Out of range: adjusted to 30 s,
+ * under either name.</td></tr>
  * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested to keep it
  * alive. Rule: 0 (off) or at least 30 s; below {@code maxConnectionAge}. Out of range: error; the default is turned
  * off (adjusted) when {@code maxConnectionAge} is 2 minutes or less.</td></tr>
@@ -106,8 +92,8 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or {@code
  * maxWaitForConnection} if shorter</td><td>How long a connection test may take. A test longer than {@code
  * maxWaitForConnection} would let a borrow wait longer than that. Rule: greater than 0; HikariCP: at least 250 ms; at
- * most {@code maxWaitForConnection}. Out of range: adjusted to 250 ms, or to {@code maxWaitForConnection}; under
- * {@code validationTimeout}: error.</td></tr>
+ * most {@code maxWaitForConnection}. Out of range: adjusted to 250 ms, or to {@code maxWaitForConnection},
+ * under either name.</td></tr>
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
  * connection.</td></tr>
  * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit state of
@@ -139,10 +125,6 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>Supplies user and password for each new
  * connection (rotating secrets). Rule: a {@code HikariCredentialsProvider} on the class path, with a public
  * no-argument constructor. Out of range: error.</td></tr>
- * <tr><td>{@code credentials}</td><td></td><td>none</td><td>Reads user and password from files at each new connection:
- * rotating credentials. Rule: {@code userFile}, {@code passwordFile} (at least one; each readable at startup; not with
- * {@code user} / {@code password}), {@code lifetime}; not with {@code credentialsProviderClassName}. Out of range:
- * error.</td></tr>
  * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs} bounds the
  * connectivity check (default: {@code validationQueryTimeout}, at most {@code maxWaitForConnection}); {@code
  * expected99thPercentileMs} adds the {@code
@@ -156,34 +138,28 @@ import static java.util.Objects.requireNonNull;
  * naming the module to add.</td></tr>
  * </table>
  *
- * <p>Settings of Tomcat's pool that HikariCP does not have ({@code rollbackOnReturn}, {@code useFairQueue},
- * {@code initialSize}, ...) are declared in {@link TomcatOnlySettings}: accepted, validated as Dropwizard validates
- * them, and each one given logs a warning. Any other unknown field fails at startup.</p>
- *
- * <p>The factory holds settings only: validating or building never changes a field. How to add a setting: one
- * field (YAML name, HikariCP alias, default and constraints on it, a {@link HikariFloor} for HikariCP's floor), its
- * getter and setter, one line in {@link PoolBuilder}, one row in the table above and in
- * {@code docs/configuration.md}; a rule between fields goes in {@link SettingsRules}.</p>
+ * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
+ * startup. Validating or building never changes a field. A new setting is a field (YAML name, alias, default,
+ * constraints), its getter and setter, a line in {@link #resolve} and a row here and in the docs; a floor or a rule
+ * between fields goes in {@link SettingsCheck}.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
-public class HikariDataSourceFactory extends TomcatOnlySettings implements PooledDataSourceFactory, CrossFieldRules {
+public class HikariDataSourceFactory extends TomcatOnlySettings implements PooledDataSourceFactory {
 
     static final int DEFAULT_MAX_SIZE = 10;
 
     // ---- where connections come from
 
     @JsonAlias("jdbcUrl")
-    @JsonSerialize(using = Redaction.MaskedUrl.class)
+    @JsonSerialize(using = Redaction.MaskedSerializer.class)
     @Nullable
     private String url;
 
-    @LoadableClass(DataSource.class)
     @Nullable
     private String dataSourceClassName;
 
     @JsonAlias("driverClassName")
-    @LoadableClass(Driver.class)
     @Nullable
     private String driverClass;
 
@@ -196,7 +172,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private String password;
 
     @JsonAlias("dataSourceProperties")
-    @JsonSerialize(using = Redaction.MaskedProperties.class)
+    @JsonSerialize(using = Redaction.MaskedSerializer.class)
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
@@ -215,30 +191,21 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonAlias("connectionTimeout")
     @NotNull
-    @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP waits at least that long for a connection")
     private Duration maxWaitForConnection = Duration.seconds(30);
 
     @JsonAlias("idleTimeout")
     @NotNull
-    @HikariFloor(millis = HikariFloors.IDLE_TIMEOUT_MS, zeroMeans = "idle connections never retire",
-        why = "HikariCP retires idle connections no sooner than that")
-    private Duration minIdleTime = SettingsRules.HIKARI_DEFAULT_IDLE_TIME;
+    private Duration minIdleTime = SettingsCheck.DEFAULT_IDLE_TIME;
 
     /** {@code null}: no limit, as in Dropwizard. */
     @JsonAlias("maxLifetime")
     @Nullable
-    @HikariFloor(millis = HikariFloors.MAX_LIFETIME_MS, zeroMeans = "no limit",
-        why = "HikariCP retires connections no sooner than that")
     private Duration maxConnectionAge = Duration.minutes(30);
 
     @NotNull
-    @HikariFloor(millis = HikariFloors.KEEPALIVE_MS, zeroMeans = "off",
-        why = "HikariCP tests idle connections no more often than that")
     private Duration keepaliveTime = Duration.minutes(2);
 
     @NotNull
-    @HikariFloor(millis = HikariFloors.LEAK_DETECTION_MS, zeroMeans = "off",
-        why = "HikariCP reports leaks held at least that long")
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
     // ---- connection tests
@@ -250,7 +217,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     /** {@code null}: 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
     @JsonAlias("validationTimeout")
     @Nullable
-    @HikariFloor(millis = HikariFloors.TIMEOUT_MS, why = "HikariCP gives a connection test at least that long")
     private Duration validationQueryTimeout;
 
     @JsonAlias("connectionInitSql")
@@ -274,7 +240,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private String defaultCatalog;
 
     @JsonAlias("transactionIsolation")
-    @JsonDeserialize(using = IsolationNames.class)
+    @JsonDeserialize(using = IsolationDeserializer.class)
     @NotNull
     private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
 
@@ -292,17 +258,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     private boolean registerMbeans = false;
 
-    @LoadableClass(SQLExceptionOverride.class)
     @Nullable
     private String exceptionOverrideClassName;
 
-    @LoadableClass(HikariCredentialsProvider.class)
     @Nullable
     private String credentialsProviderClassName;
-
-    @Valid
-    @Nullable
-    private CredentialsFactory credentials;
 
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
@@ -318,18 +278,22 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonDeserialize(contentUsing = ExtensionDeserializer.class)
     private List<PoolExtension> extensions = new ArrayList<>();
 
-    // ---- not settings: where the block was parsed from and which warnings it has logged, facts about the block
+    // ---- not settings: where the block was parsed from and the warnings it has logged, facts about the block
 
     @JsonIgnore
     private Origin origin = Origin.JAVA;
 
     @JsonIgnore
-    private final LoggedOnce loggedOnce = new LoggedOnce();
+    private final Set<String> loggedWarnings = ConcurrentHashMap.newKeySet();
 
     // ---- not a setting: the pools built from this block, and the application it belongs to
 
     @JsonIgnore
     private final BuiltPools builtPools = new BuiltPools();
+
+    // not a setting: Dropwizard's migrations sized the pool at one connection (asSingleConnectionPool)
+    @JsonIgnore
+    private boolean singleConnection;
 
     @Override
     @Nullable
@@ -460,7 +424,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @Override
     public Optional<Duration> getValidationQueryTimeout() {
-        return Optional.of(SettingsRules.validationTimeout(validationQueryTimeout, maxWaitForConnection));
+        return Optional.of(SettingsCheck.validationTimeout(validationQueryTimeout, maxWaitForConnection));
     }
 
     public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
@@ -570,14 +534,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.credentialsProviderClassName = credentialsProviderClassName;
     }
 
-    public Optional<CredentialsFactory> getCredentials() {
-        return Optional.ofNullable(credentials);
-    }
-
-    public void setCredentials(@Nullable CredentialsFactory credentials) {
-        this.credentials = credentials;
-    }
-
     public Map<String, String> getHealthCheckProperties() {
         return healthCheckProperties;
     }
@@ -608,35 +564,31 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         minSize = given("minSize", 1);
         maxSize = given("maxSize", 1);
         singleConnectionInitialSize();
+        singleConnection = true;
     }
 
-    // ---- rules
-
-    /**
-     * The rules between fields ({@link SettingsRules}), run at validation ({@link ValidSettings}) and again by
-     * {@link #toHikariConfig}; they write nothing, so validating twice gives the same result.
-     */
-    @Override
-    public void checkCrossFieldRules(RuleCheck check) {
-        SettingsRules.check(this, check);
+    /** @return whether a command sized the pool itself ({@code db migrate}, {@code db status}) */
+    boolean isSingleConnection() {
+        return singleConnection;
     }
 
-    @Override
-    public Origin origin() {
+    // ---- rules (SettingsCheck, run at validation and again at every build)
+
+    Origin origin() {
         return origin;
     }
 
-    @Override
-    public void parsedFrom(Origin origin) {
+    /** Called once by {@link OriginRecordingDeserializer} when the block has been parsed. */
+    void parsedFrom(Origin origin) {
         this.origin = requireNonNull(origin, "origin");
     }
 
-    @Override
-    public LoggedOnce loggedOnce() {
-        return loggedOnce;
+    /** @return whether the warning {@code key} is logged for the first time: once per block */
+    boolean firstTime(String key) {
+        return loggedWarnings.add(key);
     }
 
-    // Dropwizard's three size rules, on the sizes given; SettingsRules reports them
+    // Dropwizard's three size rules, on the sizes given; SettingsCheck reports them
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
         return !isGiven("minSize") || minSize <= getMaxSize();
@@ -672,22 +624,102 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Resolves the settings: HikariCP's configuration, with the values HikariCP cannot honour replaced, and the
-     * warnings that say which; the warnings not logged yet are logged, errors are thrown.
+     * Resolves the settings, one line per setting: HikariCP's configuration, with the values HikariCP cannot honour
+     * replaced, and the warnings that say which. The rules run again here, as the factory may have changed in Java
+     * since it was validated; the warnings not logged yet are logged.
      *
      * @throws IllegalStateException when the settings break a rule
      */
     public ResolvedSettings resolve(MetricRegistry metricRegistry, String name) {
-        return PoolBuilder.resolve(this, metricRegistry, name);
+        SettingsCheck check = new SettingsCheck(this).logOnce().throwIfInvalid();
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(getUrl());
+        config.setDataSourceClassName(getDataSourceClassName().orElse(null));
+        if (getDriverClass() != null) {
+            // HikariCP loads the class here, so a typo fails at startup
+            config.setDriverClassName(getDriverClass());
+        }
+        config.setUsername(getUser());
+        config.setPassword(getPassword());
+        config.setDataSourceProperties(toProperties(getProperties()));
+        config.setMinimumIdle(getMinSize());
+        config.setMaximumPoolSize(getMaxSize());
+        Duration maxWait = check.used("maxWaitForConnection", getMaxWaitForConnection());
+        config.setConnectionTimeout(maxWait.toMilliseconds());
+        config.setIdleTimeout(check.used("minIdleTime", getMinIdleTime()).toMilliseconds());
+        Duration maxAge = check.used("maxConnectionAge", getMaxConnectionAge().orElse(null));
+        config.setMaxLifetime(maxAge == null ? 0 : maxAge.toMilliseconds());
+        config.setKeepaliveTime(check.used("keepaliveTime", getKeepaliveTime()).toMilliseconds());
+        config.setLeakDetectionThreshold(getLeakDetectionThreshold().toMilliseconds());
+        config.setConnectionTestQuery(getValidationQuery().orElse(null));
+        config.setValidationTimeout(check.used("validationQueryTimeout",
+            SettingsCheck.validationTimeout(validationQueryTimeoutGiven(), maxWait)).toMilliseconds());
+        config.setConnectionInitSql(getInitializationQuery());
+        config.setAutoCommit(check.used("autoCommitByDefault", getAutoCommitByDefault()));
+        config.setReadOnly(check.used("readOnlyByDefault", getReadOnlyByDefault()));
+        config.setCatalog(getDefaultCatalog());
+        config.setTransactionIsolation(getDefaultTransactionIsolation() == null ? null
+            : IsolationDeserializer.hikariName(getDefaultTransactionIsolation()));
+        config.setSchema(getSchema().orElse(null));
+        config.setInitializationFailTimeout(initializationFailTimeoutMillis());
+        config.setIsolateInternalQueries(isIsolateInternalQueries());
+        config.setAllowPoolSuspension(isAllowPoolSuspension());
+        config.setRegisterMbeans(isRegisterMbeans());
+        // HikariCP 7.1.0's credentials-provider setter also overwrites the exception override's class name,
+        // so the exception override goes second.
+        getCredentialsProviderClassName().ifPresent(config::setCredentialsProviderClassName);
+        getExceptionOverrideClassName().ifPresent(config::setExceptionOverrideClassName);
+        config.setHealthCheckProperties(toProperties(getHealthCheckProperties()));
+        config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
+        return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
     }
 
     /**
-     * Builds a pool that connects on first use ({@link PoolBuilder}). Settings that cannot make a pool give a data
-     * source that raises the error as an {@code SQLException} when used, as Dropwizard's own factory does.
+     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
+     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
+     * {@code initializationFailTimeout} that is set wins.
+     */
+    private long initializationFailTimeoutMillis() {
+        if (isGiven("initializationFailTimeout")) {
+            return getInitializationFailTimeout().toMilliseconds();
+        }
+        if (isGiven("initialSize") && initialSize() == 0) {
+            return -1;
+        }
+        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
+    }
+
+    private static Properties toProperties(Map<String, String> values) {
+        Properties result = new Properties();
+        result.putAll(values);
+        return result;
+    }
+
+    /**
+     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
+     * HikariCP's health checks in the application's registry once {@link HikariBundle} has run. Settings that cannot
+     * make a pool give a data source that raises the error as an {@code SQLException} when used, as Dropwizard's
+     * own factory does.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
-        return PoolBuilder.build(this, metricRegistry, name);
+        requireNonNull(name, "name");
+        requireNonNull(metricRegistry, "metricRegistry");
+        HikariConfig config;
+        try {
+            config = resolve(metricRegistry, name).config();
+            config.validate();
+        } catch (RuntimeException unusable) {
+            // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
+            return ManagedHikariDataSource.unusable(name, unusable);
+        }
+        // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
+        config.setMetricRegistry(null);
+                ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
+            List.copyOf(getExtensions()), builtPools.healthChecksFor(name));
+        builtPools.add(pool);
+        return pool;
     }
 
     BuiltPools builtPools() {

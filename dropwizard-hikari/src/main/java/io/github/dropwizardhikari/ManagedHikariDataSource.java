@@ -30,11 +30,16 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     // SQLState "connection does not exist", as drivers report for a closed connection
     private static final String CLOSED_SQL_STATE = "08003";
+    // SQLState class 08: the client could not establish the connection
+    private static final String CANNOT_CONNECT = "08001";
 
     private final HikariConfig config;
     private final PoolHealthChecks healthChecks;
     private final PoolLifecycle lifecycle;
     private final Object lock = new Object();
+    // why the settings cannot make a pool, for a factory never validated; raised by every use
+    @Nullable
+    private final RuntimeException unusable;
 
     @Nullable
     private volatile HikariDataSource pool;
@@ -48,9 +53,26 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
                             PoolHealthChecks checks) {
+        this(config, metrics, extensions, checks, null);
+    }
+
+    private ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
+                                    PoolHealthChecks checks, @Nullable RuntimeException unusable) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = checks;
         this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks);
+        this.unusable = unusable;
+    }
+
+    /**
+     * A data source for settings that cannot make a pool: as Dropwizard's own pool does, building succeeds and every
+     * use raises the error as an {@link SQLException} naming the cause.
+     */
+    static ManagedHikariDataSource unusable(String name, RuntimeException cause) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        return new ManagedHikariDataSource(config, new MetricRegistry(), List.of(), new PoolHealthChecks(name, null),
+            cause);
     }
 
     public String getPoolName() {
@@ -168,8 +190,13 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         if (running != null) {
             return running;
         }
+        if (unusable != null) {
+            throw new SQLException("Pool " + getPoolName() + " cannot start: " + unusable.getMessage(), CANNOT_CONNECT,
+                unusable);
+        }
         synchronized (lock) {
             if (closed) {
+                lifecycle.refused();
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,6 +24,9 @@ final class PoolHealthChecks {
     // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
     // the validation timeout (at most the connection timeout)
     private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
+    // HikariCP's Connection99Percent check: its property and its name after the pool's
+    static final String PERCENTILE_PROPERTY = "expected99thPercentileMs";
+    static final String PERCENTILE_CHECK = ".pool.Connection99Percent";
 
     private final String poolName;
     private final HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
@@ -51,10 +55,10 @@ final class PoolHealthChecks {
         // HikariCP 7.1 adds its 99th-percentile check only when it records into a registry itself; with a tracker
         // factory it does not, so it is added here, reading the same timer
         long expected99 = Long.parseLong(config.getHealthCheckProperties()
-            .getProperty(WaitPercentileCheck.PROPERTY, "0").trim());
+            .getProperty(PERCENTILE_PROPERTY, "0").trim());
         Timer wait = metrics.getTimers().get(PoolLifecycle.metricName(poolName, "Wait"));
         if (expected99 > 0 && wait != null) {
-            checks.put(poolName + WaitPercentileCheck.NAME, new WaitPercentileCheck(wait, expected99));
+            checks.put(poolName + PERCENTILE_CHECK, waitPercentile(wait, expected99));
         }
         hooks.forEach(hook -> checks.putAll(hook.healthChecks()));
         Map<String, HealthCheck> registered = new LinkedHashMap<>();
@@ -81,6 +85,19 @@ final class PoolHealthChecks {
         }
         application = registry;
         running.forEach(registry::register);
+    }
+
+    /** Unhealthy while the 99th percentile of the pool's {@code Wait} timer exceeds {@code expectedMillis}. */
+    private static HealthCheck waitPercentile(Timer wait, long expectedMillis) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() {
+                long percentile = TimeUnit.NANOSECONDS.toMillis(Math.round(wait.getSnapshot().get99thPercentile()));
+                return percentile <= expectedMillis ? Result.healthy() : Result.unhealthy(
+                    "99th percentile connection wait time of %dms exceeds the threshold %dms", percentile,
+                    expectedMillis);
+            }
+        };
     }
 
     private HealthCheck unhealthyOnceClosed(HealthCheck check, BooleanSupplier closed) {

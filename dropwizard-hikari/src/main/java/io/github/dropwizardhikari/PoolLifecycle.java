@@ -2,6 +2,7 @@ package io.github.dropwizardhikari;
 
 import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.HikariConfig;
@@ -109,6 +110,17 @@ final class PoolLifecycle {
         throws SQLException {
         return next == hooks.size() ? running.getConnection()
             : hooks.get(next).borrow(() -> borrow(running, hooks, next + 1));
+    }
+
+    /**
+     * Counts a borrow the stopping pool refused as a failed borrow, while its metrics are still registered: every
+     * failed borrow is in {@code ConnectionTimeoutRate}.
+     */
+    void refused() {
+        Meter failures = metrics.getMeters().get(metricName(config.getPoolName(), "ConnectionTimeoutRate"));
+        if (failures != null) {
+            failures.mark();
+        }
     }
 
     /** Drains and closes the pool; harmless when none started. */

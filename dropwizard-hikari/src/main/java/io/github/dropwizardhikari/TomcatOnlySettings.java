@@ -1,349 +1,298 @@
 package io.github.dropwizardhikari;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
-import io.github.dropwizardhikari.config.TomcatOnly;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import java.lang.reflect.Field;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s
- * signatures and constraints, so that a {@code database:} block renamed to {@code hikari:} still parses and a
- * Java caller still compiles. Each one given is warned about once, saying what HikariCP does instead; two have a
- * meaning HikariCP can honour ({@code initialSize: 0} and {@code ignoreExceptionOnPreLoad: true} start the pool
- * with the database down) and are not warned about.
+ * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
+ * and constraints, so a {@code database:} block renamed to {@code hikari:} still parses and Java callers still
+ * compile. Each one given is warned about once, saying what HikariCP does instead, except the two HikariCP honours
+ * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down). It also remembers
+ * which settings a block gives, in YAML or Java: a few rules tell a value given from the default.
  *
- * <p>It also remembers which settings the block gives, whichever way (YAML or a Java setter): a few rules tell a
- * value given from the same value left as the default, and {@code minSize} and {@code initialSize} follow another
- * size until given.</p>
- *
- * <p>Public only because its setters are part of {@link HikariDataSourceFactory}'s API (a package-private
- * superclass would show them to reflection through bridge methods that lose their generic types); nothing else
- * extends it.</p>
+ * <p>Public because its setters are {@link HikariDataSourceFactory}'s API (a package-private superclass would show
+ * them to reflection through bridge methods that lose their generic types); nothing else extends it.</p>
  */
+// read from YAML, never written to JSON: they describe no pool
+@JsonIgnoreProperties(value = {"abandonWhenPercentageFull", "alternateUsernamesAllowed", "commitOnReturn",
+    "rollbackOnReturn", "useFairQueue", "initialSize", "logAbandonedConnections", "logValidationErrors",
+    "checkConnectionWhileIdle", "checkConnectionOnBorrow", "checkConnectionOnConnect", "checkConnectionOnReturn",
+    "evictionInterval", "validationInterval", "validatorClassName", "removeAbandoned", "removeAbandonedTimeout",
+    "jdbcInterceptors", "ignoreExceptionOnPreLoad"}, allowSetters = true)
 public abstract class TomcatOnlySettings {
-    private static final Map<String, String> ADVICE = Arrays.stream(TomcatOnlySettings.class.getDeclaredFields())
-        .filter(field -> field.isAnnotationPresent(TomcatOnly.class))
-        .collect(Collectors.toUnmodifiableMap(Field::getName, field -> field.getAnnotation(TomcatOnly.class).value()));
-
-    TomcatOnlySettings() {
-    }
+    private static final String LEAKS = "HikariCP never reclaims borrowed connections; use leakDetectionThreshold to "
+        + "find leaks";
+    // what HikariCP does instead, completing "HikariCP has no such setting; ..."
+    private static final Map<String, String> ADVICE = Map.ofEntries(
+        Map.entry("abandonWhenPercentageFull", LEAKS),
+        Map.entry("alternateUsernamesAllowed", "HikariCP pools connections of the configured user only"),
+        Map.entry("commitOnReturn", "HikariCP rolls back uncommitted work on return instead of committing it"),
+        Map.entry("rollbackOnReturn", "HikariCP always rolls back uncommitted work when a connection is returned"),
+        Map.entry("useFairQueue", "HikariCP hands connections to waiting threads directly; the fair-borrowing "
+            + "extension makes borrowers wait in arrival order"),
+        Map.entry("initialSize", "HikariCP fills the pool up to minSize in the background"),
+        Map.entry("logAbandonedConnections", "use leakDetectionThreshold to log the stack trace of a connection held "
+            + "too long"),
+        Map.entry("logValidationErrors", "HikariCP always logs failed validations"),
+        Map.entry("checkConnectionWhileIdle", "HikariCP tests idle connections every keepaliveTime"),
+        Map.entry("checkConnectionOnBorrow", "HikariCP validates a connection on borrow when it has been idle for "
+            + "more than 500 ms"),
+        Map.entry("checkConnectionOnConnect", "HikariCP always validates a new connection"),
+        Map.entry("checkConnectionOnReturn", "HikariCP resets connection state on return and validates on the next "
+            + "borrow"),
+        Map.entry("evictionInterval", "HikariCP looks for idle connections to retire every 30 seconds; they "
+            + "retire after minIdleTime"),
+        Map.entry("validationInterval", "HikariCP skips validation for connections used within the last 500 ms"),
+        Map.entry("validatorClassName", "HikariCP validates with Connection.isValid() or validationQuery"),
+        Map.entry("removeAbandoned", LEAKS),
+        Map.entry("removeAbandonedTimeout", "use leakDetectionThreshold to log connections held longer than a "
+            + "threshold"),
+        Map.entry("jdbcInterceptors", "HikariCP's proxies already reset connection state and close open statements "
+            + "on return"),
+        Map.entry("ignoreExceptionOnPreLoad", "set initializationFailTimeout to choose whether a failed first "
+            + "connection stops startup"));
 
     // the settings given, by their own names: a Java setter or a YAML key (Jackson calls the setter) adds its name
     @JsonIgnore
     private final Set<String> given = Collections.synchronizedSet(new LinkedHashSet<>());
 
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
     @Min(0)
     @Max(100)
     private int abandonWhenPercentageFull = 0;
-
-    @TomcatOnly("HikariCP pools connections of the configured user only")
     private boolean alternateUsernamesAllowed = false;
-
-    @TomcatOnly("HikariCP rolls back uncommitted work on return instead of committing it")
     private boolean commitOnReturn = false;
-
-    @TomcatOnly("HikariCP always rolls back uncommitted work when a connection is returned")
     private boolean rollbackOnReturn = false;
-
-    @TomcatOnly("HikariCP hands connections to waiting threads directly; the fair-borrowing extension "
-        + "makes borrowers wait in arrival order")
     private boolean useFairQueue = true;
-
     /** Read only once given; until then the getter follows {@code minSize}, whichever order the setters run in. */
-    @TomcatOnly("HikariCP fills the pool up to minSize in the background")
     @Min(0)
     private int initialSize;
-
-    @TomcatOnly("use leakDetectionThreshold to log the stack trace of a connection held too long")
     private boolean logAbandonedConnections = false;
-
-    @TomcatOnly("HikariCP always logs failed validations")
     private boolean logValidationErrors = false;
-
-    @TomcatOnly("HikariCP tests idle connections every keepaliveTime")
     private boolean checkConnectionWhileIdle = true;
-
-    @TomcatOnly("HikariCP validates a connection on borrow when it has been idle for more than 500 ms")
     private boolean checkConnectionOnBorrow = false;
-
-    @TomcatOnly("HikariCP always validates a new connection")
     private boolean checkConnectionOnConnect = true;
-
-    @TomcatOnly("HikariCP resets connection state on return and validates on the next borrow")
     private boolean checkConnectionOnReturn = false;
-
-    @TomcatOnly("HikariCP's housekeeper runs every 30 seconds; idle connections retire after minIdleTime")
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     private Duration evictionInterval = Duration.seconds(5);
-
-    @TomcatOnly("HikariCP skips validation for connections used within the last 500 ms")
     @NotNull
     @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
     private Duration validationInterval = Duration.seconds(30);
-
-    @TomcatOnly("HikariCP validates with Connection.isValid() or validationQuery")
     private Optional<String> validatorClassName = Optional.empty();
-
-    @TomcatOnly("HikariCP never reclaims borrowed connections; use leakDetectionThreshold to find leaks")
     private boolean removeAbandoned = false;
-
-    @TomcatOnly("use leakDetectionThreshold to log connections held longer than a threshold")
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     private Duration removeAbandonedTimeout = Duration.seconds(60);
-
-    @TomcatOnly("HikariCP's proxies already reset connection state and close open statements on return")
     private Optional<String> jdbcInterceptors = Optional.empty();
-
-    @TomcatOnly("set initializationFailTimeout to choose whether a failed first connection stops startup")
     private boolean ignoreExceptionOnPreLoad = false;
+
+    TomcatOnlySettings() {
+    }
 
     /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();
 
     @Deprecated
-    @JsonIgnore
     public int getAbandonWhenPercentageFull() {
         return abandonWhenPercentageFull;
     }
 
     @Deprecated
-    @JsonProperty
     public void setAbandonWhenPercentageFull(int percentage) {
         this.abandonWhenPercentageFull = given("abandonWhenPercentageFull", percentage);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isAlternateUsernamesAllowed() {
         return alternateUsernamesAllowed;
     }
 
     @Deprecated
-    @JsonProperty
     public void setAlternateUsernamesAllowed(boolean allow) {
         this.alternateUsernamesAllowed = given("alternateUsernamesAllowed", allow);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCommitOnReturn() {
         return commitOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCommitOnReturn(boolean commitOnReturn) {
         this.commitOnReturn = given("commitOnReturn", commitOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getRollbackOnReturn() {
         return rollbackOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRollbackOnReturn(boolean rollbackOnReturn) {
         this.rollbackOnReturn = given("rollbackOnReturn", rollbackOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getUseFairQueue() {
         return useFairQueue;
     }
 
     @Deprecated
-    @JsonProperty
     public void setUseFairQueue(boolean fair) {
         this.useFairQueue = given("useFairQueue", fair);
     }
 
     /** @return {@code initialSize} as given, or else {@code minSize} */
     @Deprecated
-    @JsonIgnore
     public int getInitialSize() {
         return isGiven("initialSize") ? initialSize : getMinSize();
     }
 
     @Deprecated
-    @JsonProperty
     public void setInitialSize(int initialSize) {
         this.initialSize = given("initialSize", initialSize);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getLogAbandonedConnections() {
         return logAbandonedConnections;
     }
 
     @Deprecated
-    @JsonProperty
     public void setLogAbandonedConnections(boolean log) {
         this.logAbandonedConnections = given("logAbandonedConnections", log);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getLogValidationErrors() {
         return logValidationErrors;
     }
 
     @Deprecated
-    @JsonProperty
     public void setLogValidationErrors(boolean log) {
         this.logValidationErrors = given("logValidationErrors", log);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionWhileIdle() {
         return checkConnectionWhileIdle;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionWhileIdle(boolean checkConnectionWhileIdle) {
         this.checkConnectionWhileIdle = given("checkConnectionWhileIdle", checkConnectionWhileIdle);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnBorrow() {
         return checkConnectionOnBorrow;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnBorrow(boolean checkConnectionOnBorrow) {
         this.checkConnectionOnBorrow = given("checkConnectionOnBorrow", checkConnectionOnBorrow);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnConnect() {
         return checkConnectionOnConnect;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnConnect(boolean checkConnectionOnConnect) {
         this.checkConnectionOnConnect = given("checkConnectionOnConnect", checkConnectionOnConnect);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean getCheckConnectionOnReturn() {
         return checkConnectionOnReturn;
     }
 
     @Deprecated
-    @JsonProperty
     public void setCheckConnectionOnReturn(boolean checkConnectionOnReturn) {
         this.checkConnectionOnReturn = given("checkConnectionOnReturn", checkConnectionOnReturn);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getEvictionInterval() {
         return evictionInterval;
     }
 
     @Deprecated
-    @JsonProperty
     public void setEvictionInterval(Duration interval) {
         this.evictionInterval = given("evictionInterval", interval);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getValidationInterval() {
         return validationInterval;
     }
 
     @Deprecated
-    @JsonProperty
     public void setValidationInterval(Duration validationInterval) {
         this.validationInterval = given("validationInterval", validationInterval);
     }
 
     @Deprecated
-    @JsonIgnore
     public Optional<String> getValidatorClassName() {
         return validatorClassName;
     }
 
     @Deprecated
-    @JsonProperty
     public void setValidatorClassName(Optional<String> validatorClassName) {
         this.validatorClassName = given("validatorClassName", validatorClassName);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isRemoveAbandoned() {
         return removeAbandoned;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRemoveAbandoned(boolean removeAbandoned) {
         this.removeAbandoned = given("removeAbandoned", removeAbandoned);
     }
 
     @Deprecated
-    @JsonIgnore
     public Duration getRemoveAbandonedTimeout() {
         return removeAbandonedTimeout;
     }
 
     @Deprecated
-    @JsonProperty
     public void setRemoveAbandonedTimeout(Duration removeAbandonedTimeout) {
         this.removeAbandonedTimeout = given("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
     }
 
     @Deprecated
-    @JsonIgnore
     public Optional<String> getJdbcInterceptors() {
         return jdbcInterceptors;
     }
 
     @Deprecated
-    @JsonProperty
     public void setJdbcInterceptors(Optional<String> jdbcInterceptors) {
         this.jdbcInterceptors = given("jdbcInterceptors", jdbcInterceptors);
     }
 
     @Deprecated
-    @JsonIgnore
     public boolean isIgnoreExceptionOnPreLoad() {
         return ignoreExceptionOnPreLoad;
     }
 
     @Deprecated
-    @JsonProperty
     public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
         this.ignoreExceptionOnPreLoad = given("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
     }

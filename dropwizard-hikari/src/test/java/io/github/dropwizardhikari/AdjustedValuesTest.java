@@ -64,6 +64,11 @@ class AdjustedValuesTest {
         "adjusted_max_size_from_initial_size.yml | hikari.maxSize is 10 (default); using 20 instead: initialSize is 20",
         "adjusted_auto_commit_null.yml          | hikari.autoCommitByDefault is null; using true instead: HikariCP sets this state on every connection it hands out",
         "adjusted_read_only_null.yml            | hikari.readOnlyByDefault is null; using false instead: HikariCP sets this state on every connection it hands out",
+        // under HikariCP's names the same rules, each warning naming the setting as the block spells it
+        "adjusted_connection_timeout_alias_floor.yml | hikari.connectionTimeout is 100 milliseconds; using 250 milliseconds instead: HikariCP waits at least that long",
+        "adjusted_validation_timeout_alias_above_connection_timeout.yml | hikari.validationTimeout is 2 seconds; using 1 second instead: a connection test must fit in connectionTimeout (1 second)",
+        "adjusted_idle_timeout_alias_near_max_lifetime.yml | hikari.idleTimeout is 30 minutes; using 1799 seconds instead: HikariCP needs it at least 1 second below maxLifetime (30 minutes)",
+        "adjusted_max_lifetime_alias_floor.yml  | hikari.maxLifetime is 20 seconds; using 30 seconds instead: HikariCP retires connections no sooner than that",
     })
     void isAcceptedAdjustedAndWarnedAboutOnce(String fixture, String warning) throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse(fixture);

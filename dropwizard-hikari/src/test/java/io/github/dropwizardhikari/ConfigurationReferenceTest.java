@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyName;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.dropwizard.jackson.Jackson;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -48,26 +47,6 @@ class ConfigurationReferenceTest {
             assertThat(row.aliases()).as("aliases of %s", row.name())
                 .containsExactlyInAnyOrderElementsOf(properties.get(row.name()));
             assertDefault(defaults, row);
-        }
-    }
-
-    @Test
-    void theCredentialsBlockHasATableOfItsFieldsWithTheirDefaults() throws Exception {
-        Map<String, String> documented = new LinkedHashMap<>();
-        for (String row : Files.readAllLines(REFERENCE.resolveSibling("operations.md"))) {
-            if (row.startsWith("| `credentials.")) {
-                String[] cells = row.substring(1).split("\\|");
-                documented.put(plain(cells[0]).substring("credentials.".length()), plain(cells[1]));
-            }
-        }
-
-        assertThat(documented.keySet()).as("the properties of credentials")
-            .containsExactlyInAnyOrderElementsOf(deserializableProperties(CredentialsFactory.class).keySet());
-        CredentialsFactory empty = new CredentialsFactory();
-        for (Map.Entry<String, String> row : documented.entrySet()) {
-            // "none: `user`": the value comes first, then where the setting comes from instead
-            assertThat(render(getter(CredentialsFactory.class, row.getKey()).invoke(empty)))
-                .as("default of credentials.%s", row.getKey()).isEqualTo(row.getValue().split(":")[0].trim());
         }
     }
 

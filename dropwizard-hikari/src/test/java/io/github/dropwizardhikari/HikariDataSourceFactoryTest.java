@@ -8,8 +8,6 @@ import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.dropwizard.db.DataSourceFactory.TransactionIsolation;
-import io.github.dropwizardhikari.config.IsolationNames;
-import io.github.dropwizardhikari.credentials.FileCredentialsProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -71,22 +69,6 @@ class HikariDataSourceFactoryTest {
     }
 
     @Test
-    void credentialsFromFilesBecomeHikarisCredentialsProvider() throws Exception {
-        HikariDataSourceFactory factory = FactoryFixtures.parse("credentials.yml");
-        HikariConfig config = factory.toHikariConfig(metrics, "credentials");
-
-        assertThat(factory.getCredentials()).hasValueSatisfying(credentials -> {
-            assertThat(credentials.getPasswordFile()).contains("src/test/resources/secrets/password");
-            assertThat(credentials.getUserFile()).isEmpty();
-            assertThat(credentials.getLifetime()).contains(Duration.minutes(15));
-        });
-        assertThat(config.getCredentialsProvider()).isInstanceOf(FileCredentialsProvider.class);
-        assertThat(config.getCredentialsProvider().getCredentials().getUsername()).isEqualTo("app");
-        assertThat(config.getCredentialsProvider().getCredentials().getPassword()).isEqualTo("fixture-password");
-        assertThat(factory.toString()).doesNotContain("fixture-password");
-    }
-
-    @Test
     void fullConfigurationKeepsDropwizardInterfaceValues() throws Exception {
         HikariDataSourceFactory factory = FactoryFixtures.parse("full.yml");
 
@@ -135,7 +117,6 @@ class HikariDataSourceFactoryTest {
         assertThat(config.getCredentialsProvider()).isNull();
         assertThat(config.getHealthCheckProperties()).isEmpty();
 
-        assertThat(factory.getCredentials()).isEmpty();
         assertThat(factory.isAutoCommentsEnabled()).isTrue();
         assertThat(factory.getValidationQuery()).isEmpty();
         assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));
@@ -284,12 +265,12 @@ class HikariDataSourceFactoryTest {
 
     @Test
     void transactionIsolationAcceptsDropwizardAndHikariSpellings() {
-        assertThat(IsolationNames.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(IsolationNames.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
-        assertThat(IsolationNames.parse("TRANSACTION_REPEATABLE_READ")).isEqualTo(TransactionIsolation.REPEATABLE_READ);
-        assertThat(IsolationNames.parse("none")).isEqualTo(TransactionIsolation.NONE);
-        assertThat(IsolationNames.hikariName(IsolationNames.parse("DEFAULT"))).isNull();
-        assertThat(IsolationNames.hikariName(TransactionIsolation.SERIALIZABLE)).isEqualTo("TRANSACTION_SERIALIZABLE");
+        assertThat(IsolationDeserializer.parse("READ_COMMITTED")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationDeserializer.parse("read-committed")).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(IsolationDeserializer.parse("TRANSACTION_REPEATABLE_READ")).isEqualTo(TransactionIsolation.REPEATABLE_READ);
+        assertThat(IsolationDeserializer.parse("none")).isEqualTo(TransactionIsolation.NONE);
+        assertThat(IsolationDeserializer.hikariName(IsolationDeserializer.parse("DEFAULT"))).isNull();
+        assertThat(IsolationDeserializer.hikariName(TransactionIsolation.SERIALIZABLE)).isEqualTo("TRANSACTION_SERIALIZABLE");
     }
 
     @Test
@@ -331,7 +312,7 @@ class HikariDataSourceFactoryTest {
 
         List<String> expected = new ArrayList<>();
         json.fields().forEachRemaining(setting -> expected.addAll(shown(setting.getKey(), setting.getValue())));
-        assertThat(expected).hasSizeGreaterThan(30)
+        assertThat(expected).hasSizeGreaterThanOrEqualTo(30)
             .contains("maxWaitForConnection=3 seconds",
                 "extensions=[{\"type\":\"borrow-counting\",\"metric\":\"BorrowsSoFar\"}]");
         assertThat(expected).allSatisfy(setting ->

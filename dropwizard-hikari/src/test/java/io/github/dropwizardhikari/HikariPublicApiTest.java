@@ -70,8 +70,8 @@ class HikariPublicApiTest {
     @Test
     void theScanReadsEveryMainClass() {
         assertThat(mainClasses().keySet()).contains("io/github/dropwizardhikari/HikariBundle.class",
-            "io/github/dropwizardhikari/config/RuleCheck.class",
-            "io/github/dropwizardhikari/ManagedHikariDataSource.class").hasSizeGreaterThan(30);
+            "io/github/dropwizardhikari/SettingsCheck.class",
+            "io/github/dropwizardhikari/ManagedHikariDataSource.class").hasSizeGreaterThan(20);
     }
 
     private static List<String> internalTypes(ClassFileConstants constants) {

@@ -147,13 +147,13 @@ class HikariWorkaroundsTest {
         });
         HealthCheckRegistry checks = new HealthCheckRegistry();
         config.setHealthCheckRegistry(checks);
-        config.addHealthCheckProperty(WaitPercentileCheck.PROPERTY, "10");
+        config.addHealthCheckProperty(PoolHealthChecks.PERCENTILE_PROPERTY, "10");
         try (HikariDataSource pool = new HikariDataSource(config)) {
             assertThat(checks.getNames()).as("HikariCP's checks").contains("percentile.pool.ConnectivityCheck");
             assertThat(checks.getNames())
                 .as("HikariCP added its 99th-percentile check with a tracker factory: the gap is closed, and "
                     + "PoolHealthChecks need not add its own")
-                .doesNotContain("percentile" + WaitPercentileCheck.NAME);
+                .doesNotContain("percentile" + PoolHealthChecks.PERCENTILE_CHECK);
         }
     }
 

@@ -267,7 +267,11 @@ class ManagedHikariDataSourceTest {
         CompletableFuture<Void> stopping = CompletableFuture.runAsync(dataSource::stop);
         // the stop is waiting for the borrowed connection, and new borrowers are already refused
         assertThatThrownBy(() -> stopping.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        long failedBefore = metrics.meter("draining.pool.ConnectionTimeoutRate").getCount();
         assertThatThrownBy(dataSource::getConnection).hasMessage("pool draining has been closed");
+        // the refusal is a failed borrow, counted where every failed borrow is
+        assertThat(metrics.getMeters().get("draining.pool.ConnectionTimeoutRate").getCount())
+            .isEqualTo(failedBefore + 1);
 
         inFlight.commit();
         inFlight.close();

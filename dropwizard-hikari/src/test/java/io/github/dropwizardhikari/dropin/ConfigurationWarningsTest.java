@@ -24,11 +24,14 @@ class ConfigurationWarningsTest {
             HikariDataSourceFactory factory = PoolBlocks.hikari(fixture("fixed_pool_with_min_idle_time.yml"));
             assertThat(warnings.startingWith("hikari.maxSize")).as("at validation, as `check` shows it")
                 .singleElement().asString()
-                .contains("minSize is not set", "keeps them open", "minSize: 10 for Dropwizard's behaviour");
+                .contains("minSize is not set", "keeps them open", "minSize: 4 for idle connections above it to close",
+                    "minSize: 8 to keep this fixed pool")
+                // advice the block could not follow: Dropwizard's default minSize of 10 is above this maxSize
+                .doesNotContain("minSize: 10");
             assertThat(warnings.startingWith("hikari.minIdleTime")).as("at validation")
                 .singleElement().asString()
                 .startsWith("hikari.minIdleTime is 1 minute; using 0 seconds instead: minSize is not set")
-                .contains("closes no idle connection");
+                .contains("closes no idle connection", "set minSize below maxSize (minSize: 4, say)");
 
             startAndBorrow(factory, "fixed");
             startAndBorrow(factory, "fixed-again");
@@ -54,6 +57,25 @@ class ConfigurationWarningsTest {
                 .as("at most one warning per setting").doesNotHaveDuplicates();
             assertThat(warnings.startingWith("hikari.minIdleTime")).as("minSize 10 of maxSize 100: idle ones close")
                 .isEmpty();
+        }
+    }
+
+    /**
+     * {@code db migrate} and {@code db status} size the pool at one connection themselves: the pool they build warns
+     * about nothing the command set, so a block without sizes and with {@code minIdleTime} stays quiet there.
+     */
+    @Test
+    void aPoolTheMigrationsCommandSizesWarnsAboutNothingTheCommandSet() throws Exception {
+        String block = "hikari:\n  url: jdbc:h2:mem:migrations\n  user: sa\n  minSize: 2\n  maxSize: 4\n"
+            + "  minIdleTime: 1 minute\n";
+        try (CapturedWarnings warnings = new CapturedWarnings()) {
+            HikariDataSourceFactory factory = PoolBlocks.hikari(block);
+            assertThat(warnings.messages()).as("the block as written: idle connections above minSize close").isEmpty();
+            // what MigrationsBundle does before it builds its pool
+            factory.asSingleConnectionPool();
+            startAndBorrow(factory, "liquibase");
+            assertThat(warnings.messages()).as("warnings of the one-connection pool the command sized").isEmpty();
+            assertThat(warnings.hikariConfigurationWarnings()).isEmpty();
         }
     }
 

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README's applications do what the README says: the pool of each client gets the name the README gives it,
- * with HikariCP's metrics and health checks beside the client's own check, and the pool tasks; the YAML key stays
+ * with HikariCP's metrics and health checks beside the client's own check, and the pool tasks of the operations
+ * extension that readme-app.yml names; the YAML key stays
  * {@code database:}, so {@code ConfigOverride.config("database.url", ...)} reaches it; {@code db migrate} runs.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Java snippets of the documentation are the classes of this package, which the build compiles: every
+ * The Java snippets of the documentation are the classes of this package and the core's example extension
+ * ({@code BorrowCountingExtension}, in its tests), which the build compiles: every
  * {@code ```java} block of {@code README.md}, {@code CONTRIBUTING.md} and {@code docs/*.md} appears line for line
  * (leading indentation aside) in one of them, and each application and configuration class here is shown whole
  * (from its imports to its last brace) in a block. A change to either side that the other does not follow fails.
@@ -24,8 +25,8 @@ class ReadmeSnippetsTest {
     private static final Path ROOT = repositoryRoot();
     private static final Path SOURCES = ROOT.resolve(Path.of("dropwizard-hikari-example", "src", "test", "java",
         "io", "github", "dropwizardhikari", "example", "readme"));
-    /** The smallest extension, which CONTRIBUTING shows whole: the core's tests name it in YAML and run it. */
-    private static final Path EXTENSION = ROOT.resolve(Path.of("dropwizard-hikari", "src", "test", "java", "io",
+    /** The extension CONTRIBUTING shows, which the core's own tests build and name in YAML. */
+    private static final Path CORE_EXTENSION = ROOT.resolve(Path.of("dropwizard-hikari", "src", "test", "java", "io",
         "github", "dropwizardhikari", "BorrowCountingExtension.java"));
     /** The entity the Hibernate snippet names, shown to nobody. */
     private static final String NOT_SHOWN = "Person.java";
@@ -74,24 +75,22 @@ class ReadmeSnippetsTest {
         throw new AssertionError("no import in a snippet class");
     }
 
-    /** The classes of this package, by file name, each as its lines without leading or trailing blanks. */
+    /**
+     * The classes of this package and the core's example extension, by file name, each as its lines without leading
+     * or trailing blanks.
+     */
     private static Map<String, List<String>> sources() throws IOException {
         Map<String, List<String>> sources = new TreeMap<>();
-        try (Stream<Path> files = Files.list(SOURCES)) {
+        try (Stream<Path> files = Stream.concat(Files.list(SOURCES), Stream.of(CORE_EXTENSION))) {
             for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
-                sources.put(file.getFileName().toString(), stripped(file));
+                List<String> lines = new ArrayList<>(Files.readAllLines(file).stream().map(String::strip).toList());
+                while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+                    lines.remove(lines.size() - 1);
+                }
+                sources.put(file.getFileName().toString(), lines);
             }
         }
-        sources.put(EXTENSION.getFileName().toString(), stripped(EXTENSION));
         return sources;
-    }
-
-    private static List<String> stripped(Path file) throws IOException {
-        List<String> lines = new ArrayList<>(Files.readAllLines(file).stream().map(String::strip).toList());
-        while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-            lines.remove(lines.size() - 1);
-        }
-        return lines;
     }
 
     private static List<Block> javaBlocks() throws IOException {

@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Rotating a role's password under a running application: the password changes in PostgreSQL and in the file
- * the pool reads ({@code hikari.credentials.passwordFile}); requests keep succeeding on the connections already
- * open, {@code pool-evict} retires those, and the pool's new connections log in with the new password.
+ * the pool reads (the {@code credential-files} extension's {@code passwordFile}); requests keep succeeding on the
+ * connections already open, {@code pool-evict} (the {@code operations} extension's task) retires those, and the
+ * pool's new connections log in with the new password.
  *
  * <p>On a PostgreSQL server of the test's own that checks passwords ({@link PasswordCheckingPostgres}).</p>
  */
@@ -69,12 +70,14 @@ class CredentialRotationPostgresIT {
         config = Files.createTempFile("rotation", ".yml");
         Files.writeString(config, "hikari:\n"
             + "  url: " + postgres.url() + "\n"
-            + "  credentials:\n"
-            + "    userFile: " + userFile + "\n"
-            + "    passwordFile: " + passwordFile + "\n"
-            + "    lifetime: 1 hour\n"
             + "  maxSize: " + CLIENTS + "\n"
             + "  maxWaitForConnection: 5 seconds\n"
+            + "  extensions:\n"
+            + "    - type: operations\n"
+            + "    - type: credential-files\n"
+            + "      userFile: " + userFile + "\n"
+            + "      passwordFile: " + passwordFile + "\n"
+            + "      lifetime: 1 hour\n"
             + "server:\n  applicationConnectors:\n    - type: http\n      port: 0\n"
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"
             + "logging:\n  level: WARN\n");

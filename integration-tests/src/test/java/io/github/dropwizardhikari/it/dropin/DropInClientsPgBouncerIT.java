@@ -51,7 +51,8 @@ class DropInClientsPgBouncerIT {
         // the block for PgBouncer's transaction mode in docs/pgbouncer.md
         Files.writeString(config, "hikari:\n  url: jdbc:postgresql://" + database.hostAndPort() + "/"
             + database.databaseName() + "\n  user: " + database.user() + "\n  password: \"\"\n  maxSize: 4\n"
-            + "  pooler: transaction\n  properties:\n    prepareThreshold: \"0\"\n"
+            + "  properties:\n    prepareThreshold: \"0\"\n"
+            + "  extensions:\n    - type: operations\n      pooler: transaction\n"
             + "server:\n  applicationConnectors:\n    - type: http\n      port: 0\n"
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"
             + "logging:\n  level: WARN\n");

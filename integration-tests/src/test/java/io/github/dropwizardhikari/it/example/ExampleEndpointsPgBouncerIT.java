@@ -45,7 +45,8 @@ class ExampleEndpointsPgBouncerIT {
         PgBouncerStack stack = PgBouncerStacks.get();
         TestDatabase throughBouncer = stack.database("it_example");
         stack.database("it_example_direct");
-        bounced = app(throughBouncer, "  pooler: transaction\n  properties:\n    prepareThreshold: \"0\"\n");
+        bounced = app(throughBouncer, "  properties:\n    prepareThreshold: \"0\"\n"
+            + "  extensions:\n    - type: operations\n      pooler: transaction\n");
         direct = app(stack.direct("it_example_direct"), "");
     }
 

@@ -5,7 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import io.github.dropwizardhikari.PoolExtension;
+import io.github.dropwizardhikari.credentialfiles.CredentialFilesExtension;
 import io.github.dropwizardhikari.it.db.PasswordCheckingPostgres;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.apache.tomcat.jdbc.pool.DataSourceProxy;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A password rotated under four borrowers, for each pool configuration, on a server that checks passwords: the
- * password file (HikariCP's {@code credentials.passwordFile}) is replaced and the role's password changed, then
+ * password file (the {@code credential-files} extension's {@code passwordFile}) is replaced and the role's password changed, then
  * the open connections are retired, either at once the way each pool allows (HikariCP: soft eviction, what
  * {@code pool-evict} does; Tomcat: {@code purge()}) or by age ({@code maxConnectionAge: 30s}, HikariCP's
  * shortest). Tomcat's pool keeps the password it was configured with. The rows land in {@code faults.md}.
@@ -215,13 +216,14 @@ class RotationFaultsPostgresIT {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server.as(role, null), BORROWERS,
             Duration.seconds(1));
         factory.setPassword(null);
-        factory.setExtensions(configuration.extensions());
         if (retirement == Retirement.AGE) {
             factory.setMaxConnectionAge(MAX_AGE);
         }
-        CredentialsFactory credentials = new CredentialsFactory();
+        CredentialFilesExtension credentials = new CredentialFilesExtension();
         credentials.setPasswordFile(passwordFile.toString());
-        factory.setCredentials(credentials);
+        List<PoolExtension> extensions = new ArrayList<>(configuration.extensions());
+        extensions.add(credentials);
+        factory.setExtensions(extensions);
         return factory.build(metrics, name);
     }
 

@@ -7,7 +7,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.PoolExtension;
-import io.github.dropwizardhikari.credentials.CredentialsFactory;
+import io.github.dropwizardhikari.credentialfiles.CredentialFilesExtension;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import io.github.dropwizardhikari.operations.OperationsExtension;
@@ -104,12 +104,11 @@ abstract class SizingIT {
         HikariDataSourceFactory factory = PoolConfiguration.hikari(server(), 4, Duration.seconds(2));
         factory.setUser(null);
         factory.setPassword(null);
-        CredentialsFactory credentials = new CredentialsFactory();
+        CredentialFilesExtension credentials = new CredentialFilesExtension();
         credentials.setUserFile(userFile.toString());
         credentials.setPasswordFile(passwordFile.toString());
-        factory.setCredentials(credentials);
         factory.setMinSize(1);
-        factory.setExtensions(List.of(new OperationsExtension()));
+        factory.setExtensions(List.of(new OperationsExtension(), credentials));
         ManagedDataSource dataSource = factory.build(metrics, "sizing-files");
         dataSource.start();
         try {

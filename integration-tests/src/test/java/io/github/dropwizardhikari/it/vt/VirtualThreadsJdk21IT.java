@@ -10,8 +10,6 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,9 +48,6 @@ class VirtualThreadsJdk21IT {
     private static final int POOL = 4;
     private static final int REQUESTS = 500;
     private static final Duration MAX_WAIT = Duration.ofSeconds(20);
-    // 40 requests holding a connection for a second each: a 10 s queue on 4 connections, within MAX_WAIT
-    private static final int BUSY_REQUESTS = 40;
-    private static final int BUSY_HOLD_MILLIS = 1_000;
     private static final String PINNED = "jdk.VirtualThreadPinned";
     private static final String SUBMIT_FAILED = "jdk.VirtualThreadSubmitFailed";
     private static final String BUNDLE = "io.github.dropwizardhikari.";
@@ -177,67 +172,6 @@ class VirtualThreadsJdk21IT {
             .isGreaterThan(POOL);
         assertThat(carrierEvents.stream().filter(VirtualThreadsJdk21IT::inTheBundle).map(VirtualThreadsJdk21IT::text))
             .as("virtual threads pinned to or refused by a carrier inside the bundle's code").isEmpty();
-    }
-
-    /**
-     * A pool that is busy but whose database answers is healthy: 40 requests that each hold a connection for a
-     * second queue for 10 s on 4 connections, every one is served within {@code maxWaitForConnection} (20 s), and
-     * {@code /healthcheck} read while the queue is long answers 200. A check that gives up on a borrow sooner than
-     * the requests do (Dropwizard's Jdbi check and HikariCP's connectivity check wait 5 s by default) calls the
-     * database down while every request is served.
-     */
-    @ParameterizedTest(name = "extensions: [{0}]")
-    @ValueSource(strings = {"", "fair-borrowing"})
-    void aBusyPoolWhoseDatabaseAnswersStaysHealthy(String extensions) throws Exception {
-        Path config = Files.createTempFile("virtual-threads-busy", ".yml");
-        DropwizardTestSupport<VirtualThreadsApp.Config> app = null;
-        try {
-            app = start(config, extensions);
-            MetricRegistry metrics = app.getEnvironment().metrics();
-            try (HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
-                     .connectTimeout(Duration.ofSeconds(10)).build();
-                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-                URI hold = URI.create("http://127.0.0.1:" + app.getLocalPort() + "/query/hold?ms=" + BUSY_HOLD_MILLIS);
-                List<Future<Integer>> requests = new ArrayList<>();
-                for (int i = 0; i < BUSY_REQUESTS; i++) {
-                    requests.add(clients.submit(() -> http.send(HttpRequest.newBuilder(hold)
-                        .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.discarding())
-                        .statusCode()));
-                }
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (waiting(metrics) < BUSY_REQUESTS / 2 && System.nanoTime() < deadline) {
-                    sleepQuietly(20);
-                }
-                int queued = waiting(metrics);
-                long asked = System.nanoTime();
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + app.getAdminPort() + "/healthcheck")).timeout(Duration.ofSeconds(60)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-                long answeredMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
-                List<Integer> statuses = new ArrayList<>();
-                for (Future<Integer> request : requests) {
-                    statuses.add(request.get(2, TimeUnit.MINUTES));
-                }
-                long slowestWait = TimeUnit.NANOSECONDS.toMillis(metrics.timer("vt.pool.Wait").getSnapshot().getMax());
-                LOGGER.warn("Busy pool ({}): /healthcheck answered {} in {} ms with {} borrowers waiting; vt.pool.Wait "
-                    + "max {} ms", extensions.isEmpty() ? "core alone" : extensions, health.statusCode(),
-                    answeredMillis, queued, slowestWait);
-
-                assertThat(queued).as("borrowers waiting when the page was read").isGreaterThan(BUSY_REQUESTS / 4);
-                assertThat(statuses).as("every slow request served (vt.pool.Wait max %d ms)", slowestWait)
-                    .hasSize(BUSY_REQUESTS).containsOnly(200);
-                assertThat(health.statusCode()).as("/healthcheck with %d borrowers waiting, the database answering "
-                    + "(answered in %d ms): %s", queued, answeredMillis, health.body()).isEqualTo(200);
-            }
-        } finally {
-            try {
-                if (app != null) {
-                    app.after();
-                }
-            } finally {
-                Files.deleteIfExists(config);
-            }
-        }
     }
 
     /** Borrowers waiting now: HikariCP's own figure, plus those queued at the fair-borrowing gate. */

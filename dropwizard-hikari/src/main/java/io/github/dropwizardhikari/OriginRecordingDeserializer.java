@@ -1,0 +1,100 @@
+package io.github.dropwizardhikari;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanProperty;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
+import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import org.jspecify.annotations.Nullable;
+
+import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Binds a factory's block with Jackson's bean deserializer and hands it its {@link Origin}, so messages name
+ * {@code hikari.maxWaitForConnection} under the name the block used. Unknown keys still reach Jackson's failure,
+ * which Dropwizard turns into its "Did you mean" message.
+ */
+final class OriginRecordingDeserializer extends JsonDeserializer<Object> implements ContextualDeserializer {
+    @Nullable
+    private final JsonDeserializer<Object> bean;
+
+    OriginRecordingDeserializer() {
+        this(null);
+    }
+
+    private OriginRecordingDeserializer(@Nullable JsonDeserializer<Object> bean) {
+        this.bean = bean;
+    }
+
+    @Override
+    public JsonDeserializer<?> createContextual(DeserializationContext ctxt, @Nullable BeanProperty property)
+        throws JsonMappingException {
+        // the type being bound: for a block inside a map or list the property is the container, not the block
+        JavaType type = ctxt.getContextualType();
+        if (type == null) {
+            throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
+        }
+        // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
+        // deserializer factory, so this does not recurse
+        JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type,
+            ctxt.getConfig().introspect(type));
+        if (bean instanceof ResolvableDeserializer resolvable) {
+            resolvable.resolve(ctxt);
+        }
+        if (bean instanceof ContextualDeserializer contextual) {
+            @SuppressWarnings("unchecked")
+            JsonDeserializer<Object> inContext = (JsonDeserializer<Object>) contextual.createContextual(ctxt, property);
+            bean = inContext;
+        }
+        return new OriginRecordingDeserializer(bean);
+    }
+
+    @Override
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        if (bean == null) {
+            throw JsonMappingException.from(ctxt, "OriginRecordingDeserializer used without a context");
+        }
+        String path = path(p);
+        JsonNode block = ctxt.readTree(p);
+        Object parsed;
+        try (JsonParser blockParser = block.traverse(p.getCodec())) {
+            blockParser.nextToken();
+            parsed = bean.deserialize(blockParser, ctxt);
+        }
+        if (parsed instanceof HikariDataSourceFactory factory) {
+            Set<String> keys = new LinkedHashSet<>();
+            block.fieldNames().forEachRemaining(keys::add);
+            factory.parsedFrom(new Origin(path, keys));
+        }
+        return parsed;
+    }
+
+    /**
+     * The dotted path of the value the parser is at. Jackson's tree parser (Dropwizard's) enters the block's own
+     * context one token later than a streaming parser, so a nameless object context is the block's and is skipped.
+     */
+    static String path(JsonParser p) {
+        JsonStreamContext context = p.getParsingContext();
+        if (context != null && (p.currentToken() == JsonToken.FIELD_NAME
+            || (context.inObject() && context.getCurrentName() == null))) {
+            context = context.getParent();
+        }
+        StringBuilder path = new StringBuilder();
+        for (; context != null && !context.inRoot(); context = context.getParent()) {
+            if (context.inArray()) {
+                path.insert(0, "[" + context.getCurrentIndex() + "]");
+            } else if (context.getCurrentName() != null) {
+                path.insert(0, "." + context.getCurrentName());
+            }
+        }
+        return path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
+    }
+}
