@@ -37,11 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Dropwizard with {@code server.enableVirtualThreads: true}: request concurrency is no longer capped by
  * {@code maxThreads}, so 500 requests wait at once on a pool of 4 PostgreSQL connections. Every request is
- * answered, none waits past {@code maxWaitForConnection}, the health checks stay healthy while the database
+ * answered, none waits past {@code maxWaitForConnection}, {@code /healthcheck} answers 200 while the database
  * answers, the pool's figures show the queue, and JFR sees no virtual thread pinned to (or refused by) its carrier
- * in the bundle's code while it runs, with {@code fair-borrowing}, the extension made for this scenario; a busy pool
- * stays healthy with it and with the core alone. When {@code /healthcheck} is not 200 the failure prints its page:
- * which check, and why.
+ * in the bundle's code while it runs, with {@code fair-borrowing}, the extension made for this scenario. When
+ * {@code /healthcheck} is not 200 the failure prints its page: which check, and why.
  */
 class VirtualThreadsJdk21IT {
     private static final Logger LOGGER = LoggerFactory.getLogger(VirtualThreadsJdk21IT.class);
