@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bundle, the managed data source) and no other extension; everything uses HikariCP's public API only; and no
  * module's packages form a cycle.
  */
-class LayeringTest {
+class LayeringIT {
     private static final String ROOT = "io.github.dropwizardhikari";
     /** Each extension module's package. */
     private static final List<String> EXTENSIONS = List.of(ROOT + ".fairborrowing..", ROOT + ".faulthandling..",
