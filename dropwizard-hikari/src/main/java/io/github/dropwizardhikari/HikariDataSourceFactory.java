@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.zaxxer.hikari.HikariConfig;
@@ -753,6 +754,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return settings.add("tomcatOnlySettings=" + getTomcatOnlySettings()).toString();
     }
 
+    // one mapper for them all: building one discovers Jackson's modules, which costs more than the writing
+    private List<String> extensionsAsJson() {
+        ObjectMapper mapper = Jackson.newObjectMapper();
+        return extensions.stream().map(extension -> mapper.valueToTree(extension).toString()).toList();
+    }
+
     private @Nullable Object shown(Field field) {
         try {
             return switch (field.getName()) {
@@ -761,8 +768,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
                 case "properties" -> properties == null ? null : Redaction.properties(properties);
                 case "minSize" -> getMinSize();
                 // each extension as its YAML: type and settings
-                case "extensions" -> extensions == null ? null : extensions.stream()
-                    .map(extension -> Jackson.newObjectMapper().valueToTree(extension).toString()).toList();
+                case "extensions" -> extensions == null ? null : extensionsAsJson();
                 default -> field.get(this);
             };
         } catch (IllegalAccessException e) {
