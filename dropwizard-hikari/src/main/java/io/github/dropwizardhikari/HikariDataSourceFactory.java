@@ -92,7 +92,8 @@ import static java.util.Objects.requireNonNull;
  * isValid()}.</td></tr>
  * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or {@code
  * maxWaitForConnection} if shorter</td><td>How long a connection test may take. A test longer than {@code
- * maxWaitForConnection} would let a borrow wait longer than that. Rule: greater than 0; HikariCP: at least 250 ms; at
+ * maxWaitForConnection} would let a borrow wait longer than that. Dropwizard's own check of the pool (Jdbi's,
+ * Hibernate's) may take {@code maxWaitForConnection} plus this. Rule: greater than 0; HikariCP: at least 250 ms; at
  * most {@code maxWaitForConnection}. Out of range: adjusted to 250 ms, or to {@code maxWaitForConnection},
  * under either name.</td></tr>
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
@@ -423,11 +424,30 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.validationQuery = validationQuery;
     }
 
+    /**
+     * Dropwizard reads this as the time its own check of the pool (Jdbi's, Hibernate's) may take: a borrow, which
+     * waits up to {@code maxWaitForConnection}, then a connection test. Bounded by the test alone, as on Dropwizard's
+     * Tomcat pool, a check queued behind a busy pool gives up while the requests ahead of it are still served. The
+     * setting itself, in YAML and JSON, is {@code validationQueryTimeout}: the connection test's timeout.
+     *
+     * @return {@code maxWaitForConnection} plus the connection test's timeout
+     */
+    @JsonIgnore
     @Override
     public Optional<Duration> getValidationQueryTimeout() {
-        return Optional.of(SettingsCheck.validationTimeout(validationQueryTimeout, maxWaitForConnection));
+        return Optional.of(Duration.milliseconds(maxWaitForConnection.toMilliseconds()
+            + connectionTestTimeout().toMilliseconds()));
     }
 
+    /** @return {@code validationQueryTimeout} as HikariCP runs it: the connection test's timeout */
+    @JsonProperty("validationQueryTimeout")
+    Duration connectionTestTimeout() {
+        return SettingsCheck.validationTimeout(validationQueryTimeout, maxWaitForConnection);
+    }
+
+    // explicit, as its getter is ignored: Jackson would otherwise drop the whole property, or its alias
+    @JsonProperty
+    @JsonAlias("validationTimeout")
     public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
         this.validationQueryTimeout = validationQueryTimeout;
     }

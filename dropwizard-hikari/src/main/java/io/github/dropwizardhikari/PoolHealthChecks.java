@@ -1,10 +1,13 @@
 package io.github.dropwizardhikari;
 
+import com.codahale.metrics.Counting;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
@@ -19,6 +22,12 @@ import java.util.function.BooleanSupplier;
  * for a closed pool (HikariCP 7.1's connectivity check would wait its whole timeout on a pool that cannot recover).
  * The application's registry may come after the pool has started ({@code HibernateBundle} before
  * {@code HikariBundle}): the checks are registered then.
+ *
+ * <p>HikariCP's connectivity check borrows a connection. While every connection is borrowed, that borrow waits behind
+ * the requests and gives up after the check's timeout, though the requests are served: a busy pool whose database
+ * answers would read unhealthy. So while no connection is idle, the check does not borrow: it is healthy as soon as
+ * a connection comes back to the pool ({@code Usage} counts every return), unhealthy when none does within its
+ * timeout.</p>
  */
 final class PoolHealthChecks {
     // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
@@ -27,6 +36,8 @@ final class PoolHealthChecks {
     // HikariCP's Connection99Percent check: its property and its name after the pool's
     static final String PERCENTILE_PROPERTY = "expected99thPercentileMs";
     static final String PERCENTILE_CHECK = ".pool.Connection99Percent";
+    private static final String CONNECTIVITY_CHECK = ".pool.ConnectivityCheck";
+    private static final long RETURN_POLL_MILLIS = 10;
 
     private final String poolName;
     private final HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
@@ -48,10 +59,18 @@ final class PoolHealthChecks {
     }
 
     /** Registers the checks of the started pool, with those of its extensions, each passed through every hook. */
-    synchronized void register(HikariConfig config, MetricRegistry metrics, List<PoolHooks> hooks,
-                               BooleanSupplier closed) {
+    synchronized void register(HikariDataSource pool, HikariConfig config, MetricRegistry metrics,
+                               List<PoolHooks> hooks, BooleanSupplier closed) {
         Map<String, HealthCheck> checks = new LinkedHashMap<>();
         hikariChecks.getNames().forEach(name -> checks.put(name, hikariChecks.getHealthCheck(name)));
+        // HikariCP's tracker updates this histogram on every return
+        Counting usage = metrics.getHistograms().get(PoolLifecycle.metricName(poolName, "Usage"));
+        HealthCheck connectivity = checks.get(poolName + CONNECTIVITY_CHECK);
+        if (connectivity != null && usage != null) {
+            long timeoutMillis = Long.parseLong(config.getHealthCheckProperties()
+                .getProperty(CHECK_TIMEOUT_PROPERTY).trim());
+            checks.put(poolName + CONNECTIVITY_CHECK, busyAware(connectivity, pool, usage, timeoutMillis));
+        }
         // HikariCP 7.1 adds its 99th-percentile check only when it records into a registry itself; with a tracker
         // factory it does not, so it is added here, reading the same timer
         long expected99 = Long.parseLong(config.getHealthCheckProperties()
@@ -85,6 +104,38 @@ final class PoolHealthChecks {
         }
         application = registry;
         running.forEach(registry::register);
+    }
+
+    /**
+     * HikariCP's connectivity check while a connection is idle (or the pool can still grow); while every connection
+     * is borrowed, healthy once one comes back within {@code timeoutMillis}, without borrowing one.
+     */
+    private static HealthCheck busyAware(HealthCheck connectivity, HikariDataSource pool, Counting usage,
+                                         long timeoutMillis) {
+        return new HealthCheck() {
+            @Override
+            protected Result check() throws InterruptedException {
+                HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+                if (bean == null || !allBorrowed(bean, pool.getMaximumPoolSize())) {
+                    return connectivity.execute();
+                }
+                long returnsBefore = usage.getCount();
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+                while (usage.getCount() == returnsBefore && System.nanoTime() < deadline) {
+                    Thread.sleep(RETURN_POLL_MILLIS);
+                }
+                return usage.getCount() > returnsBefore
+                    ? Result.builder().healthy().withMessage("busy: all %d connections borrowed, %d waiting; "
+                        + "connections come back", bean.getTotalConnections(), bean.getThreadsAwaitingConnection())
+                        .build()
+                    : Result.unhealthy("all %d connections borrowed and none came back within %dms; %d waiting",
+                        bean.getTotalConnections(), timeoutMillis, bean.getThreadsAwaitingConnection());
+            }
+        };
+    }
+
+    private static boolean allBorrowed(HikariPoolMXBean bean, int maximumPoolSize) {
+        return bean.getIdleConnections() == 0 && bean.getTotalConnections() >= maximumPoolSize;
     }
 
     /** Unhealthy while the 99th percentile of the pool's {@code Wait} timer exceeds {@code expectedMillis}. */

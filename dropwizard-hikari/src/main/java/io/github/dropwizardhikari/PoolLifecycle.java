@@ -86,7 +86,7 @@ final class PoolLifecycle {
         hooks = List.copyOf(attached);
         try {
             hooks.forEach(hook -> hook.started(started));
-            healthChecks.register(attempt, metrics, hooks, closed);
+            healthChecks.register(started, attempt, metrics, hooks, closed);
         } catch (RuntimeException e) {
             // an extension refused the started pool: leave nothing of it behind, at once
             healthChecks.unregister();

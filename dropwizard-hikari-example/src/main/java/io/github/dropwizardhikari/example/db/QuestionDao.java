@@ -16,7 +16,7 @@ import java.util.Optional;
 public interface QuestionDao {
     String COLUMNS = "id, creationDate, closedDate, deletionDate, score, ownerUserId, answerCount";
 
-    /** The seed experiment's query, served by the index on ownerUserId. */
+    /** Questions by owner, served by the index on ownerUserId. */
     @SqlQuery("SELECT " + COLUMNS + " FROM questions WHERE ownerUserId = :user")
     List<Question> findByOwner(@Bind("user") long user);
 

@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The questions API: the seed experiment's query by owner, and the endpoints the seed lacked — many small
+ * The questions API: questions by owner, and endpoints for the other shapes of database work — many small
  * selects, one large select, writes and a transaction.
  */
 @Path("/questions")

@@ -13,12 +13,14 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * One Jdbi pool and {@code GET /query}: a 10 ms query, so that a request holds its connection like a round trip to
- * a busy database. The configuration turns Dropwizard's virtual threads on.
+ * One Jdbi pool, {@code GET /query}: a 10 ms query, so that a request holds its connection like a round trip to a
+ * busy database, and {@code GET /query/hold?ms=}: a slow query. The configuration turns Dropwizard's virtual threads
+ * on.
  */
 public class VirtualThreadsApp extends Application<VirtualThreadsApp.Config> {
     public static class Config extends Configuration {
@@ -41,6 +43,14 @@ public class VirtualThreadsApp extends Application<VirtualThreadsApp.Config> {
         public String query() {
             return jdbi.withHandle(handle -> handle.createQuery("SELECT pg_sleep(0.01)::text || pg_backend_pid()")
                 .mapTo(String.class).one());
+        }
+
+        /** Holds a connection for {@code ms} milliseconds of the database's time: a slow query. */
+        @GET
+        @Path("hold")
+        public String hold(@QueryParam("ms") int millis) {
+            return jdbi.withHandle(handle -> handle.createQuery("SELECT pg_sleep(:seconds)::text")
+                .bind("seconds", millis / 1_000.0).mapTo(String.class).one());
         }
     }
 

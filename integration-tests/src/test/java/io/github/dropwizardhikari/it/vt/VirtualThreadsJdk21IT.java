@@ -10,6 +10,8 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,16 +39,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Dropwizard with {@code server.enableVirtualThreads: true}: request concurrency is no longer capped by
  * {@code maxThreads}, so 500 requests wait at once on a pool of 4 PostgreSQL connections. Every request is
- * answered, none waits past {@code maxWaitForConnection}, {@code /healthcheck} answers 200 while the database
+ * answered, none waits past {@code maxWaitForConnection}, the health checks stay healthy while the database
  * answers, the pool's figures show the queue, and JFR sees no virtual thread pinned to (or refused by) its carrier
- * in the bundle's code while it runs, with {@code fair-borrowing}, the extension made for this scenario. When
- * {@code /healthcheck} is not 200 the failure prints its page: which check, and why.
+ * in the bundle's code while it runs, with {@code fair-borrowing}, the extension made for this scenario; a busy pool
+ * stays healthy with it and with the core alone. When {@code /healthcheck} is not 200 the failure prints its page:
+ * which check, and why.
  */
 class VirtualThreadsJdk21IT {
     private static final Logger LOGGER = LoggerFactory.getLogger(VirtualThreadsJdk21IT.class);
     private static final int POOL = 4;
     private static final int REQUESTS = 500;
     private static final Duration MAX_WAIT = Duration.ofSeconds(20);
+    // 40 requests holding a connection for a second each: a 10 s queue on 4 connections, within MAX_WAIT
+    private static final int BUSY_REQUESTS = 40;
+    private static final int BUSY_HOLD_MILLIS = 1_000;
     private static final String PINNED = "jdk.VirtualThreadPinned";
     private static final String SUBMIT_FAILED = "jdk.VirtualThreadSubmitFailed";
     private static final String BUNDLE = "io.github.dropwizardhikari.";
@@ -173,17 +179,77 @@ class VirtualThreadsJdk21IT {
             .as("virtual threads pinned to or refused by a carrier inside the bundle's code").isEmpty();
     }
 
-    /** Borrowers waiting now: HikariCP's own figure, plus those queued at the fair-borrowing gate. */
-    private static int waiting(MetricRegistry metrics) {
-        int waiting = 0;
-        for (String name : List.of("vt.pool.PendingConnections", "vt.pool.GateWaiting")) {
-            Gauge<?> gauge = metrics.getGauges().get(name);
-            if (gauge != null && gauge.getValue() instanceof Number number) {
-                waiting += number.intValue();
+    /**
+     * A pool that is busy but whose database answers is healthy: 40 requests that each hold a connection for a
+     * second queue for 10 s on 4 connections, every one is served within {@code maxWaitForConnection} (20 s), and
+     * {@code /healthcheck} read while the queue is long answers 200. A check that gives up on a borrow sooner than
+     * the requests do calls the database down while every request is served: HikariCP's connectivity check does not
+     * borrow while every connection is borrowed (healthy once one comes back), and Dropwizard's Jdbi check may wait
+     * {@code maxWaitForConnection} plus the connection test, as a request does.
+     */
+    @ParameterizedTest(name = "extensions: [{0}]")
+    @ValueSource(strings = {"", "fair-borrowing"})
+    void aBusyPoolWhoseDatabaseAnswersStaysHealthy(String extensions) throws Exception {
+        Path config = Files.createTempFile("virtual-threads-busy", ".yml");
+        DropwizardTestSupport<VirtualThreadsApp.Config> app = null;
+        try {
+            app = start(config, extensions);
+            MetricRegistry metrics = app.getEnvironment().metrics();
+            try (HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
+                     .connectTimeout(Duration.ofSeconds(10)).build();
+                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                URI hold = URI.create("http://127.0.0.1:" + app.getLocalPort() + "/query/hold?ms=" + BUSY_HOLD_MILLIS);
+                List<Future<Integer>> requests = new ArrayList<>();
+                for (int i = 0; i < BUSY_REQUESTS; i++) {
+                    requests.add(clients.submit(() -> http.send(HttpRequest.newBuilder(hold)
+                        .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode()));
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (waiting(metrics) < BUSY_REQUESTS / 2 && System.nanoTime() < deadline) {
+                    sleepQuietly(20);
+                }
+                int queued = waiting(metrics);
+                long asked = System.nanoTime();
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + app.getAdminPort() + "/healthcheck")).timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+                long answeredMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+                List<Integer> statuses = new ArrayList<>();
+                for (Future<Integer> request : requests) {
+                    statuses.add(request.get(2, TimeUnit.MINUTES));
+                }
+                long slowestWait = TimeUnit.NANOSECONDS.toMillis(metrics.timer("vt.pool.Wait").getSnapshot().getMax());
+                LOGGER.warn("Busy pool ({}): /healthcheck answered {} in {} ms with {} borrowers waiting; vt.pool.Wait "
+                    + "max {} ms", extensions.isEmpty() ? "core alone" : extensions, health.statusCode(),
+                    answeredMillis, queued, slowestWait);
+
+                assertThat(queued).as("borrowers waiting when the page was read").isGreaterThan(BUSY_REQUESTS / 4);
+                assertThat(statuses).as("every slow request served (vt.pool.Wait max %d ms)", slowestWait)
+                    .hasSize(BUSY_REQUESTS).containsOnly(200);
+                assertThat(health.statusCode()).as("/healthcheck with %d borrowers waiting, the database answering "
+                    + "(answered in %d ms): %s", queued, answeredMillis, health.body()).isEqualTo(200);
+            }
+        } finally {
+            try {
+                if (app != null) {
+                    app.after();
+                }
+            } finally {
+                Files.deleteIfExists(config);
             }
         }
-        return waiting;
     }
+
+    /**
+     * Borrowers waiting now: HikariCP's {@code PendingConnections}, which with {@code fair-borrowing} counts those
+     * queued at its gate too.
+     */
+    private static int waiting(MetricRegistry metrics) {
+        Gauge<?> pending = metrics.getGauges().get("vt.pool.PendingConnections");
+        return pending != null && pending.getValue() instanceof Number number ? number.intValue() : 0;
+    }
+
 
     /**
      * Whether the bundle's own code is where the virtual thread blocked: the innermost frame outside the JDK is the
