@@ -279,7 +279,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonDeserialize(contentUsing = ExtensionDeserializer.class)
     private List<PoolExtension> extensions = new ArrayList<>();
 
-    // ---- not settings: where the block was parsed from and the warnings it has logged, facts about the block
+    // ---- not settings: where the block was parsed from, the warnings it has logged, the pools built from it, and
+    // whether Dropwizard's migrations sized it at one connection (asSingleConnectionPool)
 
     @JsonIgnore
     private Origin origin = Origin.JAVA;
@@ -287,12 +288,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonIgnore
     private final Set<String> loggedWarnings = ConcurrentHashMap.newKeySet();
 
-    // ---- not a setting: the pools built from this block, and the application it belongs to
-
     @JsonIgnore
     private final BuiltPools builtPools = new BuiltPools();
 
-    // not a setting: Dropwizard's migrations sized the pool at one connection (asSingleConnectionPool)
     @JsonIgnore
     private boolean singleConnection;
 
@@ -361,13 +359,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minSize = given("minSize", minSize);
     }
 
+    /** @return {@code maxSize} as given, or else the default raised to a larger minSize or initialSize given */
     public int getMaxSize() {
-        // not given: the default, raised to a larger minSize or initialSize
-        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
-    }
-
-    private int largestSizeGiven() {
-        return Math.max(isGiven("minSize") ? minSize : 0, isGiven("initialSize") ? initialSize() : 0);
+        int largestGiven = Math.max(isGiven("minSize") ? minSize : 0,
+            isGiven("initialSize") ? getInitialSize() : 0);
+        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestGiven);
     }
 
     public void setMaxSize(int maxSize) {
@@ -568,18 +564,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         singleConnection = true;
     }
 
+    // ---- for SettingsCheck, run at validation and again at every build
+
     /** @return whether a command sized the pool itself ({@code db migrate}, {@code db status}) */
     boolean isSingleConnection() {
         return singleConnection;
     }
 
-    // ---- rules (SettingsCheck, run at validation and again at every build)
-
     Origin origin() {
         return origin;
     }
 
-    /** Called once by {@link OriginRecordingDeserializer} when the block has been parsed. */
     void parsedFrom(Origin origin) {
         this.origin = requireNonNull(origin, "origin");
     }
@@ -597,12 +592,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
-        return !isGiven("initialSize") || initialSize() <= getMaxSize();
+        return !isGiven("initialSize") || getInitialSize() <= getMaxSize();
     }
 
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
-        return !isGiven("initialSize") || !isGiven("minSize") || minSize <= initialSize();
+        return !isGiven("initialSize") || !isGiven("minSize") || minSize <= getInitialSize();
     }
 
     @Nullable
@@ -612,23 +607,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // ---- building the pool
 
-    /**
-     * Maps this configuration onto a new {@link HikariConfig}, after running the rules again: warnings not logged
-     * yet are logged, errors are thrown.
-     *
-     * @param metricRegistry where HikariCP's metrics go
-     * @param name           the pool's name and the prefix of its metrics and health checks
-     * @return a configuration HikariCP accepts without adjusting any value
-     */
+    /** @return the configuration of {@link #resolve}: a new one, which HikariCP accepts without adjusting a value */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
         return resolve(metricRegistry, name).config();
     }
 
     /**
-     * Resolves the settings, one line per setting: HikariCP's configuration, with the values HikariCP cannot honour
-     * replaced, and the warnings that say which. The rules run again here, as the factory may have changed in Java
+     * Resolves the settings, one line per setting, into HikariCP's configuration, with the values HikariCP cannot
+     * honour replaced, and the warnings that say which. The rules run again, as the factory may have changed in Java
      * since it was validated; the warnings not logged yet are logged.
      *
+     * @param name the pool's name and the prefix of its metrics and health checks
      * @throws IllegalStateException when the settings break a rule
      */
     public ResolvedSettings resolve(MetricRegistry metricRegistry, String name) {
@@ -685,10 +674,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         if (isGiven("initializationFailTimeout")) {
             return getInitializationFailTimeout().toMilliseconds();
         }
-        if (isGiven("initialSize") && initialSize() == 0) {
+        if (isGiven("initialSize") && getInitialSize() == 0) {
             return -1;
         }
-        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
+        return isIgnoreExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     private static Properties toProperties(Map<String, String> values) {
@@ -717,7 +706,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         }
         // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
         config.setMetricRegistry(null);
-                ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
             List.copyOf(getExtensions()), builtPools.healthChecksFor(name));
         builtPools.add(pool);
         return pool;

@@ -40,17 +40,11 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     // why the settings cannot make a pool, for a factory never validated; raised by every use
     @Nullable
     private final RuntimeException unusable;
-
     @Nullable
     private volatile HikariDataSource pool;
     private volatile boolean closed;
 
-    /**
-     * @param config     a validated configuration, owned by this data source from now on
-     * @param metrics    where HikariCP's metrics go
-     * @param extensions the extensions named for the pool, in the order listed
-     * @param checks     where the pool's health checks go
-     */
+    /** @param config a validated configuration, owned by this data source from now on */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
                             PoolHealthChecks checks) {
         this(config, metrics, extensions, checks, null);
@@ -131,8 +125,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        HikariDataSource running = pool();
-        return lifecycle.borrow(running);
+        return lifecycle.borrow(pool());
     }
 
     @Override
