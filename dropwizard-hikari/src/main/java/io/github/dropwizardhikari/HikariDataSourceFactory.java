@@ -4,7 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.zaxxer.hikari.HikariConfig;
@@ -41,11 +40,10 @@ import static java.util.Objects.requireNonNull;
  * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
  *
- * <p>Every value Dropwizard's {@code DataSourceFactory} accepts is accepted. Where HikariCP cannot do exactly what
- * a value says, the nearest safe value is used ("adjusted"), under Dropwizard's name and HikariCP's alias alike, with
- * one warning naming the setting's full path as the block spells it, the value asked, the value used and why. What
- * Dropwizard refuses is an error, and so are HikariCP-only settings out of range. {@code docs/configuration.md} has
- * the same table.</p>
+ * <p>Every value Dropwizard accepts is accepted. Where HikariCP cannot do exactly what a value says, the nearest safe
+ * value is used ("adjusted"), under either name, with one warning naming the setting's full path, the value asked,
+ * the value used and why. What Dropwizard refuses is an error, and so are HikariCP-only settings out of range.
+ * {@code docs/configuration.md} has the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -150,8 +148,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     static final int DEFAULT_MAX_SIZE = 10;
 
-    // ---- where connections come from
-
     @JsonAlias("jdbcUrl")
     @JsonSerialize(using = Redaction.MaskedSerializer.class)
     @Nullable
@@ -177,8 +173,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
-    // ---- pool size
-
     /** Read only once given; until then the getter follows {@code maxSize}, whichever order the setters run in. */
     @JsonAlias("minimumIdle")
     @Min(0)
@@ -187,8 +181,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonAlias("maximumPoolSize")
     @Min(1)
     private int maxSize = DEFAULT_MAX_SIZE;
-
-    // ---- timeouts and lifetimes
 
     @JsonAlias("connectionTimeout")
     @NotNull
@@ -209,8 +201,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
-    // ---- connection tests
-
     @JsonAlias("connectionTestQuery")
     @Nullable
     private String validationQuery;
@@ -223,8 +213,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonAlias("connectionInitSql")
     @Nullable
     private String initializationQuery;
-
-    // ---- state of the connections handed out
 
     /** {@code null}: the pool uses JDBC's default, on, with a warning. */
     @JsonAlias("autoCommit")
@@ -271,8 +259,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     // ---- for Dropwizard's clients (JDBI, Hibernate)
 
     private boolean autoCommentsEnabled = true;
-
-    // ---- the extras named for this block's pools
 
     @Valid
     @NotNull
@@ -687,10 +673,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
-     * HikariCP's health checks in the application's registry once {@link HikariBundle} has run. Settings that cannot
-     * make a pool give a data source that raises the error as an {@code SQLException} when used, as Dropwizard's
-     * own factory does.
+     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with its
+     * health checks in the application's registry once {@link HikariBundle} has run.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
@@ -707,7 +691,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
         config.setMetricRegistry(null);
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
-            List.copyOf(getExtensions()), builtPools.healthChecksFor(name));
+            List.copyOf(getExtensions()), builtPools.healthChecksFor(name), null);
         builtPools.add(pool);
         return pool;
     }
@@ -716,10 +700,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return builtPools;
     }
 
-    /**
-     * Binds this block's pools, built and to come, to the application: their health checks go to its registry, and
-     * the extensions named run once for it.
-     */
+    /** Binds this block's pools, built and to come, to the application; the extensions named run once for it. */
     void bind(Environment environment) {
         if (builtPools.bind(environment)) {
             extensions.forEach(extension -> extension.run(environment, builtPools::running));
@@ -728,8 +709,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     /**
      * @return every setting under its field's name, which is its YAML name (so a new setting needs no line here),
-     * with the password, secret-looking driver properties and passwords inside the URL masked, then the Tomcat-only
-     * settings given
+     * with secrets masked, then the Tomcat-only settings given
      */
     @Override
     public String toString() {
@@ -743,12 +723,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return settings.add("tomcatOnlySettings=" + getTomcatOnlySettings()).toString();
     }
 
-    // one mapper for them all: building one discovers Jackson's modules, which costs more than the writing
-    private List<String> extensionsAsJson() {
-        ObjectMapper mapper = Jackson.newObjectMapper();
-        return extensions.stream().map(extension -> mapper.valueToTree(extension).toString()).toList();
-    }
-
     private @Nullable Object shown(Field field) {
         try {
             return switch (field.getName()) {
@@ -756,8 +730,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
                 case "url" -> Redaction.url(url);
                 case "properties" -> properties == null ? null : Redaction.properties(properties);
                 case "minSize" -> getMinSize();
-                // each extension as its YAML: type and settings
-                case "extensions" -> extensions == null ? null : extensionsAsJson();
+                // each extension as its YAML (type and settings), with one mapper: building one costs the most
+                case "extensions" -> extensions == null ? null : extensions.stream()
+                    .map(Jackson.newObjectMapper()::valueToTree).map(Object::toString).toList();
                 default -> field.get(this);
             };
         } catch (IllegalAccessException e) {

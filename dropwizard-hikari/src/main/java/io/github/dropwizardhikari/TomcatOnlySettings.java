@@ -73,6 +73,10 @@ public abstract class TomcatOnlySettings {
     @JsonIgnore
     private final Map<String, Object> given = Collections.synchronizedMap(new LinkedHashMap<>());
 
+    // HikariCP honours it, and its getter follows minSize until it is given, so its constraint is on the value given
+    @Min(0)
+    private int initialSize;
+
     TomcatOnlySettings() {
     }
 
@@ -127,14 +131,13 @@ public abstract class TomcatOnlySettings {
     }
 
     /** @return {@code initialSize} as given, or else {@code minSize} */
-    @Min(0)
     public int getInitialSize() {
-        return value("initialSize", getMinSize());
+        return isGiven("initialSize") ? initialSize : getMinSize();
     }
 
     @Deprecated
     public void setInitialSize(int initialSize) {
-        given("initialSize", initialSize);
+        this.initialSize = given("initialSize", initialSize);
     }
 
     public boolean getLogAbandonedConnections() {
@@ -291,7 +294,9 @@ public abstract class TomcatOnlySettings {
      * one not given follows {@code minSize} and is not recorded, so it gives nothing to warn about.
      */
     void singleConnectionInitialSize() {
-        given.replace("initialSize", 1);
+        if (isGiven("initialSize")) {
+            initialSize = given("initialSize", 1);
+        }
     }
 
     /** @return {@code value}, recording that {@code key} was given */
