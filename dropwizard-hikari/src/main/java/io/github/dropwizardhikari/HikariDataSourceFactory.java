@@ -591,8 +591,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return validationQueryTimeout;
     }
 
-    // ---- building the pool
-
     /** @return the configuration of {@link #resolve}: a new one, which HikariCP accepts without adjusting a value */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
         return resolve(metricRegistry, name).config();

@@ -70,7 +70,7 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
             if (parsed instanceof HikariDataSourceFactory factory) {
                 Set<String> keys = new LinkedHashSet<>();
                 block.fieldNames().forEachRemaining(keys::add);
-                factory.parsedFrom(new Origin(path, keys));
+                factory.parsedFrom(new Origin(path, Set.copyOf(keys)));
             }
             return parsed;
         }
