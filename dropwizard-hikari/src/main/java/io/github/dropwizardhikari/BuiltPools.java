@@ -11,11 +11,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The pools built from one factory, and the application the factory belongs to once {@link HikariBundle} has run.
- *
- * <p>Every client of {@code PooledDataSourceFactory} ({@code JdbiFactory}, {@code HibernateBundle},
- * {@code MigrationsBundle}, the application) builds its pool from the same factory object, the one in the
- * application's configuration that the bundle is given too: so the factory is where the bundle and the pools meet,
- * whichever runs first, and nothing is kept anywhere else.</p>
+ * Every client of {@code PooledDataSourceFactory} ({@code JdbiFactory}, {@code HibernateBundle}, the application)
+ * builds its pool from the factory object in the application's configuration, which the bundle is given too: so the
+ * factory is where the bundle and the pools meet, whichever runs first, and nothing is kept anywhere else.
  */
 final class BuiltPools {
     private final List<ManagedHikariDataSource> pools = new ArrayList<>();
@@ -33,11 +31,7 @@ final class BuiltPools {
         pools.add(requireNonNull(pool, "pool"));
     }
 
-    /**
-     * Binds the pools built so far and those built later to the application's health checks.
-     *
-     * @return false when the factory was bound to {@code environment} already
-     */
+    /** @return false when already bound to {@code environment}; else binds the pools' health checks to it, now on */
     synchronized boolean bind(Environment environment) {
         if (this.environment == requireNonNull(environment, "environment")) {
             return false;

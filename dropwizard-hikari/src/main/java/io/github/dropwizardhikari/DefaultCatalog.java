@@ -27,9 +27,8 @@ final class DefaultCatalog {
 
     /** Sets the config's catalog to the database a MariaDB or MySQL connection starts in, when none is set. */
     static void adopt(HikariConfig config) {
-        String database = config.getCatalog() == null ? of(config) : null;
-        if (database != null) {
-            config.setCatalog(database);
+        if (config.getCatalog() == null) {
+            config.setCatalog(of(config));
         }
     }
 

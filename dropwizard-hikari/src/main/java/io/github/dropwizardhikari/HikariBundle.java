@@ -2,7 +2,6 @@ package io.github.dropwizardhikari;
 
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
-import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DatabaseConfiguration;
 import io.dropwizard.db.ManagedDataSource;
@@ -26,10 +25,8 @@ import static java.util.Objects.requireNonNull;
  * <p>Every pool built from the factory, by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this
  * one, or the application, registers HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and
  * {@code <name>.pool.Connection99Percent} when configured) in the application's registry beside its metrics, and the
- * extensions named in the factory's {@code extensions:} run once for the application.</p>
- *
- * <p>The bundle changes the pool and nothing else: it never touches Jetty, so no request that does not borrow a
- * connection is delayed or refused because of it, unless an extension named in the configuration says so.</p>
+ * extensions named in the factory's {@code extensions:} run once for the application. The bundle never touches
+ * Jetty itself: only an extension named in the configuration may delay or refuse a request.</p>
  *
  * @param <T> the application's configuration class
  */
@@ -54,11 +51,6 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
     public abstract HikariDataSourceFactory getDataSourceFactory(T configuration);
 
     @Override
-    public void initialize(Bootstrap<?> bootstrap) {
-        // everything happens in run(), once the configuration, and with it the factory, exists
-    }
-
-    @Override
     public void run(T configuration, Environment environment) {
         this.environment = requireNonNull(environment, "environment");
         this.factory = getDataSourceFactory(configuration);
@@ -69,9 +61,7 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
         factory.bind(environment);
     }
 
-    /**
-     * The name of the pool that {@link #getDataSource()} builds: the prefix of its metrics and health checks.
-     */
+    /** @return the name of the pool {@link #getDataSource()} builds: the prefix of its metrics and health checks */
     protected String name() {
         return DEFAULT_NAME;
     }

@@ -4,7 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.zaxxer.hikari.HikariConfig;
@@ -41,11 +40,10 @@ import static java.util.Objects.requireNonNull;
  * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
  *
- * <p>Every value Dropwizard's {@code DataSourceFactory} accepts is accepted. Where HikariCP cannot do exactly what
- * a value says, the nearest safe value is used ("adjusted"), under Dropwizard's name and HikariCP's alias alike, with
- * one warning naming the setting's full path as the block spells it, the value asked, the value used and why. What
- * Dropwizard refuses is an error, and so are HikariCP-only settings out of range. {@code docs/configuration.md} has
- * the same table.</p>
+ * <p>Every value Dropwizard accepts is accepted. Where HikariCP cannot do exactly what a value says, the nearest safe
+ * value is used ("adjusted"), under either name, with one warning naming the setting's full path, the value asked,
+ * the value used and why. What Dropwizard refuses is an error, and so are HikariCP-only settings out of range.
+ * {@code docs/configuration.md} has the same table.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -151,8 +149,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     static final int DEFAULT_MAX_SIZE = 10;
 
-    // ---- where connections come from
-
     @JsonAlias("jdbcUrl")
     @JsonSerialize(using = Redaction.MaskedSerializer.class)
     @Nullable
@@ -178,8 +174,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Map<String, String> properties = new LinkedHashMap<>();
 
-    // ---- pool size
-
     /** Read only once given; until then the getter follows {@code maxSize}, whichever order the setters run in. */
     @JsonAlias("minimumIdle")
     @Min(0)
@@ -188,8 +182,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonAlias("maximumPoolSize")
     @Min(1)
     private int maxSize = DEFAULT_MAX_SIZE;
-
-    // ---- timeouts and lifetimes
 
     @JsonAlias("connectionTimeout")
     @NotNull
@@ -210,8 +202,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
-    // ---- connection tests
-
     @JsonAlias("connectionTestQuery")
     @Nullable
     private String validationQuery;
@@ -224,8 +214,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonAlias("connectionInitSql")
     @Nullable
     private String initializationQuery;
-
-    // ---- state of the connections handed out
 
     /** {@code null}: the pool uses JDBC's default, on, with a warning. */
     @JsonAlias("autoCommit")
@@ -273,14 +261,13 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     private boolean autoCommentsEnabled = true;
 
-    // ---- the extras named for this block's pools
-
     @Valid
     @NotNull
     @JsonDeserialize(contentUsing = ExtensionDeserializer.class)
     private List<PoolExtension> extensions = new ArrayList<>();
 
-    // ---- not settings: where the block was parsed from and the warnings it has logged, facts about the block
+    // ---- not settings: where the block was parsed from, the warnings it has logged, the pools built from it, and
+    // whether Dropwizard's migrations sized it at one connection (asSingleConnectionPool)
 
     @JsonIgnore
     private Origin origin = Origin.JAVA;
@@ -288,12 +275,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonIgnore
     private final Set<String> loggedWarnings = ConcurrentHashMap.newKeySet();
 
-    // ---- not a setting: the pools built from this block, and the application it belongs to
-
     @JsonIgnore
     private final BuiltPools builtPools = new BuiltPools();
 
-    // not a setting: Dropwizard's migrations sized the pool at one connection (asSingleConnectionPool)
     @JsonIgnore
     private boolean singleConnection;
 
@@ -362,13 +346,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minSize = given("minSize", minSize);
     }
 
+    /** @return {@code maxSize} as given, or else the default raised to a larger minSize or initialSize given */
     public int getMaxSize() {
-        // not given: the default, raised to a larger minSize or initialSize
-        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestSizeGiven());
-    }
-
-    private int largestSizeGiven() {
-        return Math.max(isGiven("minSize") ? minSize : 0, isGiven("initialSize") ? initialSize() : 0);
+        int largestGiven = Math.max(isGiven("minSize") ? minSize : 0,
+            isGiven("initialSize") ? getInitialSize() : 0);
+        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestGiven);
     }
 
     public void setMaxSize(int maxSize) {
@@ -588,18 +570,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         singleConnection = true;
     }
 
+    // ---- for SettingsCheck, run at validation and again at every build
+
     /** @return whether a command sized the pool itself ({@code db migrate}, {@code db status}) */
     boolean isSingleConnection() {
         return singleConnection;
     }
 
-    // ---- rules (SettingsCheck, run at validation and again at every build)
-
     Origin origin() {
         return origin;
     }
 
-    /** Called once by {@link OriginRecordingDeserializer} when the block has been parsed. */
     void parsedFrom(Origin origin) {
         this.origin = requireNonNull(origin, "origin");
     }
@@ -617,12 +598,12 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
-        return !isGiven("initialSize") || initialSize() <= getMaxSize();
+        return !isGiven("initialSize") || getInitialSize() <= getMaxSize();
     }
 
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
-        return !isGiven("initialSize") || !isGiven("minSize") || minSize <= initialSize();
+        return !isGiven("initialSize") || !isGiven("minSize") || minSize <= getInitialSize();
     }
 
     @Nullable
@@ -630,25 +611,17 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return validationQueryTimeout;
     }
 
-    // ---- building the pool
-
-    /**
-     * Maps this configuration onto a new {@link HikariConfig}, after running the rules again: warnings not logged
-     * yet are logged, errors are thrown.
-     *
-     * @param metricRegistry where HikariCP's metrics go
-     * @param name           the pool's name and the prefix of its metrics and health checks
-     * @return a configuration HikariCP accepts without adjusting any value
-     */
+    /** @return the configuration of {@link #resolve}: a new one, which HikariCP accepts without adjusting a value */
     public HikariConfig toHikariConfig(MetricRegistry metricRegistry, String name) {
         return resolve(metricRegistry, name).config();
     }
 
     /**
-     * Resolves the settings, one line per setting: HikariCP's configuration, with the values HikariCP cannot honour
-     * replaced, and the warnings that say which. The rules run again here, as the factory may have changed in Java
+     * Resolves the settings, one line per setting, into HikariCP's configuration, with the values HikariCP cannot
+     * honour replaced, and the warnings that say which. The rules run again, as the factory may have changed in Java
      * since it was validated; the warnings not logged yet are logged.
      *
+     * @param name the pool's name and the prefix of its metrics and health checks
      * @throws IllegalStateException when the settings break a rule
      */
     public ResolvedSettings resolve(MetricRegistry metricRegistry, String name) {
@@ -705,10 +678,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         if (isGiven("initializationFailTimeout")) {
             return getInitializationFailTimeout().toMilliseconds();
         }
-        if (isGiven("initialSize") && initialSize() == 0) {
+        if (isGiven("initialSize") && getInitialSize() == 0) {
             return -1;
         }
-        return ignoresExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
+        return isIgnoreExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     private static Properties toProperties(Map<String, String> values) {
@@ -718,10 +691,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with
-     * HikariCP's health checks in the application's registry once {@link HikariBundle} has run. Settings that cannot
-     * make a pool give a data source that raises the error as an {@code SQLException} when used, as Dropwizard's
-     * own factory does.
+     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with its
+     * health checks in the application's registry once {@link HikariBundle} has run.
      */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
@@ -737,8 +708,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         }
         // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
         config.setMetricRegistry(null);
-                ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
-            List.copyOf(getExtensions()), builtPools.healthChecksFor(name));
+        ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
+            List.copyOf(getExtensions()), builtPools.healthChecksFor(name), null);
         builtPools.add(pool);
         return pool;
     }
@@ -747,10 +718,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return builtPools;
     }
 
-    /**
-     * Binds this block's pools, built and to come, to the application: their health checks go to its registry, and
-     * the extensions named run once for it.
-     */
+    /** Binds this block's pools, built and to come, to the application; the extensions named run once for it. */
     void bind(Environment environment) {
         if (builtPools.bind(environment)) {
             extensions.forEach(extension -> extension.run(environment, builtPools::running));
@@ -759,8 +727,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     /**
      * @return every setting under its field's name, which is its YAML name (so a new setting needs no line here),
-     * with the password, secret-looking driver properties and passwords inside the URL masked, then the Tomcat-only
-     * settings given
+     * with secrets masked, then the Tomcat-only settings given
      */
     @Override
     public String toString() {
@@ -774,12 +741,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return settings.add("tomcatOnlySettings=" + getTomcatOnlySettings()).toString();
     }
 
-    // one mapper for them all: building one discovers Jackson's modules, which costs more than the writing
-    private List<String> extensionsAsJson() {
-        ObjectMapper mapper = Jackson.newObjectMapper();
-        return extensions.stream().map(extension -> mapper.valueToTree(extension).toString()).toList();
-    }
-
     private @Nullable Object shown(Field field) {
         try {
             return switch (field.getName()) {
@@ -787,8 +748,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
                 case "url" -> Redaction.url(url);
                 case "properties" -> properties == null ? null : Redaction.properties(properties);
                 case "minSize" -> getMinSize();
-                // each extension as its YAML: type and settings
-                case "extensions" -> extensions == null ? null : extensionsAsJson();
+                // each extension as its YAML (type and settings), with one mapper: building one costs the most
+                case "extensions" -> extensions == null ? null : extensions.stream()
+                    .map(Jackson.newObjectMapper()::valueToTree).map(Object::toString).toList();
                 default -> field.get(this);
             };
         } catch (IllegalAccessException e) {

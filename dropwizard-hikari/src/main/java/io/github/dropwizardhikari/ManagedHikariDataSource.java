@@ -18,13 +18,12 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A HikariCP pool under Dropwizard's lifecycle.
- *
- * <p>Building it opens nothing. The pool starts on the first {@link #getConnection()} or on {@link #start()},
- * whichever comes first, so it serves clients that take connections before the server starts (Hibernate) and
- * clients that never start it (migrations). {@link #stop()} drains and closes the pool, removes its metrics and
- * health checks so a pool of the same name can be built again, and may be called any number of times, started
- * or not. A stopped pool does not restart. Start and stop are in {@link PoolLifecycle}.</p>
+ * A HikariCP pool under Dropwizard's lifecycle. Building it opens nothing. The pool starts on the first
+ * {@link #getConnection()} or on {@link #start()}, whichever comes first, so it serves clients that take connections
+ * before the server starts (Hibernate) and clients that never start it (migrations). {@link #stop()} drains and
+ * closes the pool, removes its metrics and health checks so a pool of the same name can be built again, and may be
+ * called any number of times, started or not. A stopped pool does not restart. Start and stop are in
+ * {@link PoolLifecycle}.
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -37,27 +36,19 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final PoolHealthChecks healthChecks;
     private final PoolLifecycle lifecycle;
     private final Object lock = new Object();
-    // why the settings cannot make a pool, for a factory never validated; raised by every use
     @Nullable
     private final RuntimeException unusable;
-
     @Nullable
     private volatile HikariDataSource pool;
     private volatile boolean closed;
 
     /**
-     * @param config     a validated configuration, owned by this data source from now on
-     * @param metrics    where HikariCP's metrics go
-     * @param extensions the extensions named for the pool, in the order listed
-     * @param checks     where the pool's health checks go
+     * @param config   a validated configuration, owned by this data source from now on
+     * @param unusable why the settings cannot make a pool, for a factory never validated, raised by every use; else
+     *                 {@code null}
      */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
-                            PoolHealthChecks checks) {
-        this(config, metrics, extensions, checks, null);
-    }
-
-    private ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
-                                    PoolHealthChecks checks, @Nullable RuntimeException unusable) {
+                            PoolHealthChecks checks, @Nullable RuntimeException unusable) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = checks;
         this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks);
@@ -131,8 +122,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        HikariDataSource running = pool();
-        return lifecycle.borrow(running);
+        return lifecycle.borrow(pool());
     }
 
     @Override

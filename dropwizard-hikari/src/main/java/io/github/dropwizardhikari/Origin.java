@@ -10,10 +10,6 @@ import java.util.Set;
 record Origin(String path, Set<String> keys) {
     static final Origin JAVA = new Origin("", Set.of());
 
-    Origin {
-        keys = Set.copyOf(keys);
-    }
-
     /** @return the full path of one of the block's settings, as messages name it */
     String pathOf(String field) {
         return path.isEmpty() ? field : path + "." + field;

@@ -64,17 +64,16 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
         }
         String path = path(p);
         JsonNode block = ctxt.readTree(p);
-        Object parsed;
         try (JsonParser blockParser = block.traverse(p.getCodec())) {
             blockParser.nextToken();
-            parsed = bean.deserialize(blockParser, ctxt);
+            Object parsed = bean.deserialize(blockParser, ctxt);
+            if (parsed instanceof HikariDataSourceFactory factory) {
+                Set<String> keys = new LinkedHashSet<>();
+                block.fieldNames().forEachRemaining(keys::add);
+                factory.parsedFrom(new Origin(path, Set.copyOf(keys)));
+            }
+            return parsed;
         }
-        if (parsed instanceof HikariDataSourceFactory factory) {
-            Set<String> keys = new LinkedHashSet<>();
-            block.fieldNames().forEachRemaining(keys::add);
-            factory.parsedFrom(new Origin(path, keys));
-        }
-        return parsed;
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 /**
  * An extra for the pools of one {@code hikari:} block, turned on by naming its type in the block's
  * {@code extensions:} list; with none named, the pools are HikariCP's alone.
- *
  * <pre>{@code
  * hikari:
  *   url: jdbc:postgresql://db/app
@@ -20,15 +19,11 @@ import java.util.function.Supplier;
  *     - type: fault-handling
  *     - type: fair-borrowing
  * }</pre>
- *
- * <p>An extension is a Jackson type of its own module, found as Dropwizard finds appenders and reporters: its class
- * carries {@code @JsonTypeName("<type>")} and is listed in
- * {@code META-INF/services/io.github.dropwizardhikari.PoolExtension}; the module named
- * {@code dropwizard-hikari-<type>} brings it. Its fields are its settings, validated with the block.</p>
- *
- * <p>The core calls an extension at two moments: {@link #run} once per application, when {@link HikariBundle}
- * runs with the block, and {@link #attach} each time a pool built from the block starts. The hooks of the
- * extensions named wrap one another in the order listed: the first one listed sees a borrow first.</p>
+ * <p>An extension is a Jackson type of its own module ({@code dropwizard-hikari-<type>}), found as Dropwizard finds
+ * appenders: its class carries {@code @JsonTypeName("<type>")} and is listed in
+ * {@code META-INF/services/io.github.dropwizardhikari.PoolExtension}. Its fields are its settings, validated with the
+ * block. The core calls {@link #run} once per application and {@link #attach} each time a pool built from the block
+ * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first.</p>
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 public interface PoolExtension extends Discoverable {

@@ -27,19 +27,12 @@ public interface PoolHooks {
     default void started(HikariDataSource pool) {
     }
 
-    /**
-     * @param name  the check's name in the application's registry ({@code <pool>.pool.ConnectivityCheck}, ...)
-     * @param check the check as registered so far
-     * @return the check to register under {@code name}
-     */
+    /** @return what to register under {@code name} ({@code <pool>.pool.ConnectivityCheck}, ...) for {@code check} */
     default HealthCheck healthCheck(String name, HealthCheck check) {
         return check;
     }
 
-    /**
-     * @return health checks of the extension's own, by full name, registered beside the pool's when it starts and
-     * removed when it stops
-     */
+    /** @return the extension's own health checks by full name, registered and removed with the pool's */
     default Map<String, HealthCheck> healthChecks() {
         return Map.of();
     }

@@ -4,6 +4,7 @@ import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Timer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -31,8 +32,7 @@ final class PoolLifecycle {
     private static final long DRAIN_POLL_MILLIS = 10;
     // the metrics HikariCP's tracker looks up by name (timer, histograms) rather than registers: registered first
     // here with a lock-free reservoir, since the default one takes a lock on every update
-    private static final String WAIT = "Wait";
-    private static final List<String> HISTOGRAMS = List.of("Usage", "ConnectionCreation");
+    private static final List<String> LOCK_FREE = List.of("Wait", "Usage", "ConnectionCreation");
 
     private final HikariConfig config;
     private final MetricRegistry metrics;
@@ -55,9 +55,7 @@ final class PoolLifecycle {
         return MetricRegistry.name(poolName, "pool", metric);
     }
 
-    /**
-     * @param closed whether the data source has stopped, asked by its health checks
-     */
+    /** @param closed whether the data source has stopped, asked by its health checks */
     HikariDataSource start(BooleanSupplier closed) throws SQLException {
         refuseDuplicateMetrics();
         // each attempt starts from the settings alone: extensions change a copy
@@ -102,8 +100,7 @@ final class PoolLifecycle {
 
     /** Borrows through every extension's hook, in the order listed, then from HikariCP. */
     Connection borrow(HikariDataSource running) throws SQLException {
-        List<PoolHooks> current = hooks;
-        return current.isEmpty() ? running.getConnection() : borrow(running, current, 0);
+        return borrow(running, hooks, 0);
     }
 
     private static Connection borrow(HikariDataSource running, List<PoolHooks> hooks, int next)
@@ -112,10 +109,7 @@ final class PoolLifecycle {
             : hooks.get(next).borrow(() -> borrow(running, hooks, next + 1));
     }
 
-    /**
-     * Counts a borrow the stopping pool refused as a failed borrow, while its metrics are still registered: every
-     * failed borrow is in {@code ConnectionTimeoutRate}.
-     */
+    /** Counts a borrow refused by the stopping pool in {@code ConnectionTimeoutRate}, with every failed borrow. */
     void refused() {
         Meter failures = metrics.getMeters().get(metricName(config.getPoolName(), "ConnectionTimeoutRate"));
         if (failures != null) {
@@ -159,15 +153,11 @@ final class PoolLifecycle {
     }
 
     private synchronized void registerMetrics() {
-        String waitName = metricName(config.getPoolName(), WAIT);
-        if (!metrics.getNames().contains(waitName)) {
-            metrics.timer(waitName, () -> new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
-            registered.add(waitName);
-        }
-        for (String histogram : HISTOGRAMS) {
-            String name = metricName(config.getPoolName(), histogram);
+        for (String metric : LOCK_FREE) {
+            String name = metricName(config.getPoolName(), metric);
             if (!metrics.getNames().contains(name)) {
-                metrics.histogram(name, () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+                Reservoir reservoir = LockFreeExponentiallyDecayingReservoir.builder().build();
+                metrics.register(name, metric.equals("Wait") ? new Timer(reservoir) : new Histogram(reservoir));
                 registered.add(name);
             }
         }

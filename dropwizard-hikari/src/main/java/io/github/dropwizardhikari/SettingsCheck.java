@@ -13,7 +13,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.sql.Driver;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -369,14 +369,10 @@ final class SettingsCheck {
     }
 
     private static Map<String, List<String>> aliases() {
-        Map<String, List<String>> aliases = new HashMap<>();
-        for (Field field : HikariDataSourceFactory.class.getDeclaredFields()) {
-            JsonAlias alias = field.getAnnotation(JsonAlias.class);
-            if (alias != null) {
-                aliases.put(field.getName(), List.of(alias.value()));
-            }
-        }
-        return Map.copyOf(aliases);
+        return Arrays.stream(HikariDataSourceFactory.class.getDeclaredFields())
+            .filter(field -> field.isAnnotationPresent(JsonAlias.class))
+            .collect(Collectors.toUnmodifiableMap(Field::getName,
+                field -> List.of(field.getAnnotation(JsonAlias.class).value())));
     }
 
     /** @return {@code millis} in the largest unit that holds it exactly, for messages */

@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +22,9 @@ import static java.util.Objects.requireNonNull;
  * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
  * and constraints, so a {@code database:} block renamed to {@code hikari:} still parses and Java callers still
  * compile. Each one given is warned about once, saying what HikariCP does instead, except the two HikariCP honours
- * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down). It also remembers
- * which settings a block gives, in YAML or Java: a few rules tell a value given from the default.
+ * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down); in Java their
+ * setters are deprecated, and a getter returns what was set. It also remembers which settings a block gives, in YAML
+ * or Java: a few rules tell a value given from the default.
  *
  * <p>Public because its setters are {@link HikariDataSourceFactory}'s API (a package-private superclass would show
  * them to reflection through bridge methods that lose their generic types); nothing else extends it.</p>
@@ -66,39 +68,14 @@ public abstract class TomcatOnlySettings {
         Map.entry("ignoreExceptionOnPreLoad", "set initializationFailTimeout to choose whether a failed first "
             + "connection stops startup"));
 
-    // the settings given, by their own names: a Java setter or a YAML key (Jackson calls the setter) adds its name
+    // the settings given, by their own names, with the values given: a Java setter or a YAML key (Jackson calls the
+    // setter) adds one. A Tomcat-only setting's value lives only here, so its constraints sit on its getter.
     @JsonIgnore
-    private final Set<String> given = Collections.synchronizedSet(new LinkedHashSet<>());
+    private final Map<String, Object> given = Collections.synchronizedMap(new LinkedHashMap<>());
 
-    @Min(0)
-    @Max(100)
-    private int abandonWhenPercentageFull = 0;
-    private boolean alternateUsernamesAllowed = false;
-    private boolean commitOnReturn = false;
-    private boolean rollbackOnReturn = false;
-    private boolean useFairQueue = true;
-    /** Read only once given; until then the getter follows {@code minSize}, whichever order the setters run in. */
+    // HikariCP honours it, and its getter follows minSize until it is given, so its constraint is on the value given
     @Min(0)
     private int initialSize;
-    private boolean logAbandonedConnections = false;
-    private boolean logValidationErrors = false;
-    private boolean checkConnectionWhileIdle = true;
-    private boolean checkConnectionOnBorrow = false;
-    private boolean checkConnectionOnConnect = true;
-    private boolean checkConnectionOnReturn = false;
-    @NotNull
-    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
-    private Duration evictionInterval = Duration.seconds(5);
-    @NotNull
-    @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
-    private Duration validationInterval = Duration.seconds(30);
-    private Optional<String> validatorClassName = Optional.empty();
-    private boolean removeAbandoned = false;
-    @NotNull
-    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
-    private Duration removeAbandonedTimeout = Duration.seconds(60);
-    private Optional<String> jdbcInterceptors = Optional.empty();
-    private boolean ignoreExceptionOnPreLoad = false;
 
     TomcatOnlySettings() {
     }
@@ -106,58 +83,54 @@ public abstract class TomcatOnlySettings {
     /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();
 
-    @Deprecated
+    @Min(0)
+    @Max(100)
     public int getAbandonWhenPercentageFull() {
-        return abandonWhenPercentageFull;
+        return value("abandonWhenPercentageFull", 0);
     }
 
     @Deprecated
     public void setAbandonWhenPercentageFull(int percentage) {
-        this.abandonWhenPercentageFull = given("abandonWhenPercentageFull", percentage);
+        given("abandonWhenPercentageFull", percentage);
     }
 
-    @Deprecated
     public boolean isAlternateUsernamesAllowed() {
-        return alternateUsernamesAllowed;
+        return value("alternateUsernamesAllowed", false);
     }
 
     @Deprecated
     public void setAlternateUsernamesAllowed(boolean allow) {
-        this.alternateUsernamesAllowed = given("alternateUsernamesAllowed", allow);
+        given("alternateUsernamesAllowed", allow);
     }
 
-    @Deprecated
     public boolean getCommitOnReturn() {
-        return commitOnReturn;
+        return value("commitOnReturn", false);
     }
 
     @Deprecated
     public void setCommitOnReturn(boolean commitOnReturn) {
-        this.commitOnReturn = given("commitOnReturn", commitOnReturn);
+        given("commitOnReturn", commitOnReturn);
     }
 
-    @Deprecated
     public boolean getRollbackOnReturn() {
-        return rollbackOnReturn;
+        return value("rollbackOnReturn", false);
     }
 
     @Deprecated
     public void setRollbackOnReturn(boolean rollbackOnReturn) {
-        this.rollbackOnReturn = given("rollbackOnReturn", rollbackOnReturn);
+        given("rollbackOnReturn", rollbackOnReturn);
     }
 
-    @Deprecated
     public boolean getUseFairQueue() {
-        return useFairQueue;
+        return value("useFairQueue", true);
     }
 
     @Deprecated
     public void setUseFairQueue(boolean fair) {
-        this.useFairQueue = given("useFairQueue", fair);
+        given("useFairQueue", fair);
     }
 
     /** @return {@code initialSize} as given, or else {@code minSize} */
-    @Deprecated
     public int getInitialSize() {
         return isGiven("initialSize") ? initialSize : getMinSize();
     }
@@ -167,150 +140,141 @@ public abstract class TomcatOnlySettings {
         this.initialSize = given("initialSize", initialSize);
     }
 
-    @Deprecated
     public boolean getLogAbandonedConnections() {
-        return logAbandonedConnections;
+        return value("logAbandonedConnections", false);
     }
 
     @Deprecated
     public void setLogAbandonedConnections(boolean log) {
-        this.logAbandonedConnections = given("logAbandonedConnections", log);
+        given("logAbandonedConnections", log);
     }
 
-    @Deprecated
     public boolean getLogValidationErrors() {
-        return logValidationErrors;
+        return value("logValidationErrors", false);
     }
 
     @Deprecated
     public void setLogValidationErrors(boolean log) {
-        this.logValidationErrors = given("logValidationErrors", log);
+        given("logValidationErrors", log);
     }
 
-    @Deprecated
     public boolean getCheckConnectionWhileIdle() {
-        return checkConnectionWhileIdle;
+        return value("checkConnectionWhileIdle", true);
     }
 
     @Deprecated
     public void setCheckConnectionWhileIdle(boolean checkConnectionWhileIdle) {
-        this.checkConnectionWhileIdle = given("checkConnectionWhileIdle", checkConnectionWhileIdle);
+        given("checkConnectionWhileIdle", checkConnectionWhileIdle);
     }
 
-    @Deprecated
     public boolean getCheckConnectionOnBorrow() {
-        return checkConnectionOnBorrow;
+        return value("checkConnectionOnBorrow", false);
     }
 
     @Deprecated
     public void setCheckConnectionOnBorrow(boolean checkConnectionOnBorrow) {
-        this.checkConnectionOnBorrow = given("checkConnectionOnBorrow", checkConnectionOnBorrow);
+        given("checkConnectionOnBorrow", checkConnectionOnBorrow);
     }
 
-    @Deprecated
     public boolean getCheckConnectionOnConnect() {
-        return checkConnectionOnConnect;
+        return value("checkConnectionOnConnect", true);
     }
 
     @Deprecated
     public void setCheckConnectionOnConnect(boolean checkConnectionOnConnect) {
-        this.checkConnectionOnConnect = given("checkConnectionOnConnect", checkConnectionOnConnect);
+        given("checkConnectionOnConnect", checkConnectionOnConnect);
     }
 
-    @Deprecated
     public boolean getCheckConnectionOnReturn() {
-        return checkConnectionOnReturn;
+        return value("checkConnectionOnReturn", false);
     }
 
     @Deprecated
     public void setCheckConnectionOnReturn(boolean checkConnectionOnReturn) {
-        this.checkConnectionOnReturn = given("checkConnectionOnReturn", checkConnectionOnReturn);
+        given("checkConnectionOnReturn", checkConnectionOnReturn);
     }
 
-    @Deprecated
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     public Duration getEvictionInterval() {
-        return evictionInterval;
+        return value("evictionInterval", Duration.seconds(5));
     }
 
     @Deprecated
     public void setEvictionInterval(Duration interval) {
-        this.evictionInterval = given("evictionInterval", interval);
+        given("evictionInterval", interval);
     }
 
-    @Deprecated
+    @NotNull
+    @MinDuration(value = 50, unit = TimeUnit.MILLISECONDS)
     public Duration getValidationInterval() {
-        return validationInterval;
+        return value("validationInterval", Duration.seconds(30));
     }
 
     @Deprecated
     public void setValidationInterval(Duration validationInterval) {
-        this.validationInterval = given("validationInterval", validationInterval);
+        given("validationInterval", validationInterval);
     }
 
-    @Deprecated
     public Optional<String> getValidatorClassName() {
-        return validatorClassName;
+        return value("validatorClassName", Optional.empty());
     }
 
     @Deprecated
     public void setValidatorClassName(Optional<String> validatorClassName) {
-        this.validatorClassName = given("validatorClassName", validatorClassName);
+        given("validatorClassName", validatorClassName);
     }
 
-    @Deprecated
     public boolean isRemoveAbandoned() {
-        return removeAbandoned;
+        return value("removeAbandoned", false);
     }
 
     @Deprecated
     public void setRemoveAbandoned(boolean removeAbandoned) {
-        this.removeAbandoned = given("removeAbandoned", removeAbandoned);
+        given("removeAbandoned", removeAbandoned);
     }
 
-    @Deprecated
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS, inclusive = false)
     public Duration getRemoveAbandonedTimeout() {
-        return removeAbandonedTimeout;
+        return value("removeAbandonedTimeout", Duration.seconds(60));
     }
 
     @Deprecated
     public void setRemoveAbandonedTimeout(Duration removeAbandonedTimeout) {
-        this.removeAbandonedTimeout = given("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
+        given("removeAbandonedTimeout", requireNonNull(removeAbandonedTimeout));
     }
 
-    @Deprecated
     public Optional<String> getJdbcInterceptors() {
-        return jdbcInterceptors;
+        return value("jdbcInterceptors", Optional.empty());
     }
 
     @Deprecated
     public void setJdbcInterceptors(Optional<String> jdbcInterceptors) {
-        this.jdbcInterceptors = given("jdbcInterceptors", jdbcInterceptors);
+        given("jdbcInterceptors", jdbcInterceptors);
     }
 
-    @Deprecated
     public boolean isIgnoreExceptionOnPreLoad() {
-        return ignoreExceptionOnPreLoad;
+        return value("ignoreExceptionOnPreLoad", false);
     }
 
     @Deprecated
     public void setIgnoreExceptionOnPreLoad(boolean ignoreExceptionOnPreLoad) {
-        this.ignoreExceptionOnPreLoad = given("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
+        given("ignoreExceptionOnPreLoad", ignoreExceptionOnPreLoad);
     }
 
     /** @return the Tomcat-only settings this block gives that HikariCP cannot honour, each warned about once */
     @JsonIgnore
     public Set<String> getTomcatOnlySettings() {
         Set<String> tomcatOnly = new LinkedHashSet<>();
-        Set<String> givenSettings;
         synchronized (given) {
-            givenSettings = Set.copyOf(given);
-        }
-        for (String key : givenSettings) {
-            boolean honoured = key.equals("initialSize") && initialSize == 0
-                || key.equals("ignoreExceptionOnPreLoad") && ignoreExceptionOnPreLoad;
-            if (ADVICE.containsKey(key) && !honoured) {
-                tomcatOnly.add(key);
-            }
+            given.forEach((key, value) -> {
+                boolean honoured = key.equals("initialSize") && Integer.valueOf(0).equals(value)
+                    || key.equals("ignoreExceptionOnPreLoad") && Boolean.TRUE.equals(value);
+                if (ADVICE.containsKey(key) && !honoured) {
+                    tomcatOnly.add(key);
+                }
+            });
         }
         return Collections.unmodifiableSet(tomcatOnly);
     }
@@ -321,17 +285,8 @@ public abstract class TomcatOnlySettings {
         return path + ": ignoring this Tomcat pool setting: HikariCP has no such setting; " + advice + ".";
     }
 
-    // the deprecated getters' twins, for callers that are not deprecated
-    int initialSize() {
-        return getInitialSize();
-    }
-
-    boolean ignoresExceptionOnPreLoad() {
-        return ignoreExceptionOnPreLoad;
-    }
-
     boolean isGiven(String key) {
-        return given.contains(key);
+        return given.containsKey(key);
     }
 
     /**
@@ -340,13 +295,19 @@ public abstract class TomcatOnlySettings {
      */
     void singleConnectionInitialSize() {
         if (isGiven("initialSize")) {
-            initialSize = 1;
+            initialSize = given("initialSize", 1);
         }
     }
 
     /** @return {@code value}, recording that {@code key} was given */
     <V> V given(String key, V value) {
-        given.add(key);
+        given.put(key, value);
         return value;
+    }
+
+    /** @return the value given for {@code key} (even {@code null}), or else {@code otherwise} */
+    @SuppressWarnings("unchecked")
+    private <V> V value(String key, V otherwise) {
+        return (V) given.getOrDefault(key, otherwise);
     }
 }
