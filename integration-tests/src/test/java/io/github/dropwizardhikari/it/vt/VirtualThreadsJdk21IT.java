@@ -58,6 +58,29 @@ class VirtualThreadsJdk21IT {
     private static final String BUNDLE = "io.github.dropwizardhikari.";
     private static final String TESTS = "io.github.dropwizardhikari.it.";
 
+    /** What a test does with the running app. */
+    private interface AppTest {
+        void run(DropwizardTestSupport<VirtualThreadsApp.Config> app) throws Exception;
+    }
+
+    /** Starts the app with {@code extensions}, runs {@code test} on it, then stops it and removes its configuration. */
+    private static void withApp(String extensions, AppTest test) throws Exception {
+        Path config = Files.createTempFile("virtual-threads", ".yml");
+        DropwizardTestSupport<VirtualThreadsApp.Config> app = null;
+        try {
+            app = start(config, extensions);
+            test.run(app);
+        } finally {
+            try {
+                if (app != null) {
+                    app.after();
+                }
+            } finally {
+                Files.deleteIfExists(config);
+            }
+        }
+    }
+
     /**
      * The app with no extension (the core alone: HikariCP's own hand-off) and with fair borrowing, the extension this
      * scenario is for; each must answer every request and stay healthy while the queue is long.
@@ -91,20 +114,7 @@ class VirtualThreadsJdk21IT {
      */
     @Test
     void fiveHundredRequestsOnFourConnectionsAreAllAnsweredInOrderWithoutPinningACarrier() throws Exception {
-        Path config = Files.createTempFile("virtual-threads", ".yml");
-        DropwizardTestSupport<VirtualThreadsApp.Config> app = null;
-        try {
-            app = start(config, "fair-borrowing");
-            answersAllWhileHealthy(app);
-        } finally {
-            try {
-                if (app != null) {
-                    app.after();
-                }
-            } finally {
-                Files.deleteIfExists(config);
-            }
-        }
+        withApp("fair-borrowing", VirtualThreadsJdk21IT::answersAllWhileHealthy);
     }
 
     private static void answersAllWhileHealthy(DropwizardTestSupport<VirtualThreadsApp.Config> app) throws Exception {
@@ -190,10 +200,7 @@ class VirtualThreadsJdk21IT {
     @ParameterizedTest(name = "extensions: [{0}]")
     @ValueSource(strings = {"", "fair-borrowing"})
     void aBusyPoolWhoseDatabaseAnswersStaysHealthy(String extensions) throws Exception {
-        Path config = Files.createTempFile("virtual-threads-busy", ".yml");
-        DropwizardTestSupport<VirtualThreadsApp.Config> app = null;
-        try {
-            app = start(config, extensions);
+        withApp(extensions, app -> {
             MetricRegistry metrics = app.getEnvironment().metrics();
             try (HttpClient http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor())
                      .connectTimeout(Duration.ofSeconds(10)).build();
@@ -230,15 +237,7 @@ class VirtualThreadsJdk21IT {
                 assertThat(health.statusCode()).as("/healthcheck with %d borrowers waiting, the database answering "
                     + "(answered in %d ms): %s", queued, answeredMillis, health.body()).isEqualTo(200);
             }
-        } finally {
-            try {
-                if (app != null) {
-                    app.after();
-                }
-            } finally {
-                Files.deleteIfExists(config);
-            }
-        }
+        });
     }
 
     /**
