@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The fair-borrowing extension's two gates side by side on a quiet machine: places as tokens in a LinkedTransferQueue
-# (queue.jar) against the fair Semaphore it replaced (semaphore.jar), with HikariCP's own hand-off and Dropwizard's
-# Tomcat pool; alternating runs (order rotated per cell), each in its own JVM; rows in runs/.
+# Two designs of the fair-borrowing extension's gate side by side on a quiet machine: places as tokens in a
+# LinkedTransferQueue (QUEUE_JAR, built from c410caa) against the fair Semaphore (SEMAPHORE_JAR, built from 7fbfc56,
+# the gate main keeps), with HikariCP's own hand-off and Dropwizard's Tomcat pool; alternating runs (order rotated
+# per cell), each in its own JVM; rows in runs/.
 set -u
 cd "$(dirname "$0")"
 mkdir -p runs
@@ -11,7 +12,7 @@ SEMAPHORE_JAR=${SEMAPHORE_JAR:?the benchmarks jar built with the semaphore gate}
 ROUNDS=${ROUNDS:-3}
 CELLS=${CELLS:-"2000:50:virtual 1000:50:virtual 10000:10:virtual 200:50:platform"}
 # label:config:jar
-CONFIGS=(fair-borrowing:hikari-fair-borrowing:$QUEUE_JAR semaphore-gate:hikari-fair-borrowing:$SEMAPHORE_JAR
+CONFIGS=(queue:hikari-fair-borrowing:$QUEUE_JAR semaphore:hikari-fair-borrowing:$SEMAPHORE_JAR
   raw:raw-hikari-no-metrics:$QUEUE_JAR tomcat-default:tomcat-default:$QUEUE_JAR)
 n=${#CONFIGS[@]}
 k=0

@@ -14,13 +14,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The fair borrow gate of one running pool: places in arrival order, one per connection, taken before
+ * The fair borrow gate of one running pool: a fair {@link Semaphore} with one place per connection, taken before
  * HikariCP's {@code getConnection()} and given back when HikariCP records the connection's return.
  *
  * <p>HikariCP 7.1 records a return ({@code recordConnectionUsageMillis}) in {@code recycle()}, before the
@@ -52,6 +51,8 @@ final class BorrowGate implements PoolHooks {
     private static final Long TOOK_PLACE = -1L;
     private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
     };
+    // more places than any pool has borrowers, far from the semaphore's limit of Integer.MAX_VALUE
+    private static final int OPEN_WIDE = 1 << 30;
     private static final long SWEEP_MILLIS = 1_000;
     private static final long SAMPLE_MILLIS = 20;
     private static final int SAMPLES = 3;
@@ -139,8 +140,9 @@ final class BorrowGate implements PoolHooks {
     /** @return the nanoseconds this borrower queued at the gate */
     private Long enter() throws SQLException {
         try {
-            // a free place costs no clock reading
-            if (places.tryAcquire()) {
+            // the timed form with no wait honours the queue, where tryAcquire() would jump it; a free place costs
+            // no clock reading
+            if (places.tryAcquire(0, TimeUnit.NANOSECONDS)) {
                 return AT_ONCE;
             }
             long start = System.nanoTime();
@@ -289,7 +291,7 @@ final class BorrowGate implements PoolHooks {
     /** Lets whoever still queues through, to HikariCP's own refusal of a closed pool. */
     @Override
     public void stopped() {
-        places.openWide();
+        places.release(OPEN_WIDE);
     }
 
     @Override
@@ -335,75 +337,25 @@ final class BorrowGate implements PoolHooks {
     }
 
     /**
-     * One token per free place in a {@link LinkedTransferQueue}. A borrower with no token waits in it in arrival order,
-     * and a place given back goes straight to the borrower that has waited longest: a burst of returns wakes as many
-     * borrowers at once, where a fair {@code Semaphore} wakes its next waiter only once the one before has run (a
-     * chain of wake-ups, slow on platform threads; docs/fair-borrowing.md has the figures). Places taken with none
-     * free (below zero) are owed, and paid back by the next places given back.
+     * A fair semaphore whose places can also be taken without waiting, below zero if need be. It wakes its next
+     * waiter only once the one before has run: on platform threads a contended pool turns over once per thread
+     * wake-up. A queue that hands each place to a waiter of its own was faster there, but slower and with longer
+     * waits on virtual threads (docs/fair-borrowing.md has both).
      */
-    private static final class Places {
-        private static final Object PLACE = new Object();
-
-        private final LinkedTransferQueue<Object> free = new LinkedTransferQueue<>();
-        private final AtomicInteger owed = new AtomicInteger();
-        private volatile boolean open;
+    private static final class Places extends Semaphore {
+        private static final long serialVersionUID = 1L;
 
         Places(int size) {
-            release(size);
+            super(size, true);
         }
 
-        /** Takes a free place only if no borrower is waiting, as the queue holds tokens only while none is. */
-        boolean tryAcquire() {
-            return open || free.poll() != null;
-        }
-
-        boolean tryAcquire(long timeout, TimeUnit unit) throws InterruptedException {
-            return open || free.poll(timeout, unit) != null;
-        }
-
-        /** Takes a place whether or not one is free. */
         void take() {
-            if (free.poll() == null) {
-                owed.incrementAndGet();
-            }
+            reducePermits(1);
         }
 
-        void reducePermits(int reduction) {
-            for (int i = 0; i < reduction; i++) {
-                take();
-            }
-        }
-
-        void release() {
-            for (int debt = owed.get(); debt > 0; debt = owed.get()) {
-                if (owed.compareAndSet(debt, debt - 1)) {
-                    return;
-                }
-            }
-            free.offer(PLACE);
-        }
-
-        void release(int places) {
-            for (int i = 0; i < places; i++) {
-                release();
-            }
-        }
-
-        /** @return free places less the places owed; not an atomic reading */
-        int availablePermits() {
-            return free.size() - owed.get();
-        }
-
-        int getQueueLength() {
-            return free.getWaitingConsumerCount();
-        }
-
-        /** Lets every borrower through from now on, and wakes those waiting. */
-        void openWide() {
-            open = true;
-            do {
-                free.offer(PLACE);
-            } while (free.hasWaitingConsumer());
+        @Override
+        protected void reducePermits(int reduction) {
+            super.reducePermits(reduction);
         }
     }
 }
