@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Median and range of every cell and configuration in runs/*.tsv, as summary.md's table."""
+"""Median and range of every cell and configuration in runs/*.tsv, as summary.md's table.
+
+The runs are those of this folder, or of the folder given (python3 summarize.py ../virtual-queue)."""
 import csv
 import glob
 import os
 import re
 import statistics
+import sys
 from collections import defaultdict
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 rows = defaultdict(list)
 for path in sorted(glob.glob(os.path.join(here, "runs", "*.tsv"))):
     match = re.match(r"r\d+-(\d+)on(\d+)-(\w+)-(.+)\.tsv$", os.path.basename(path))
