@@ -43,99 +43,63 @@ import static java.util.Objects.requireNonNull;
  * <p>Every value Dropwizard accepts is accepted. Where HikariCP cannot do exactly what a value says, the nearest safe
  * value is used ("adjusted"), under either name, with one warning naming the setting's full path, the value asked,
  * the value used and why. What Dropwizard refuses is an error, and so are HikariCP-only settings out of range.
- * {@code docs/configuration.md} has the same table.</p>
+ * {@code docs/configuration.md} has the same table, with each setting's floor, rule and out-of-range value.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
  * <tr><th>Name</th><th>Aliases</th><th>Default</th><th>Description</th></tr>
- * <tr><td>{@code url}</td><td>{@code jdbcUrl}</td><td>none</td><td>The JDBC URL. Rule: {@code url} or {@code
- * dataSourceClassName}, not both. Out of range: error.</td></tr>
- * <tr><td>{@code dataSourceClassName}</td><td></td><td>none</td><td>A JDBC {@code DataSource} class used instead of a
- * URL; {@code properties} are set on it as bean properties. Rule: not with {@code url} or {@code driverClass}; a
- * {@code javax.sql.DataSource} with a public no-argument constructor. Out of range: error.</td></tr>
+ * <tr><td>{@code url}</td><td>{@code jdbcUrl}</td><td>none</td><td>The JDBC URL.</td></tr>
+ * <tr><td>{@code dataSourceClassName}</td><td></td><td>none</td><td>A JDBC {@code DataSource} class, configured with
+ * {@code properties} as bean properties.</td></tr>
  * <tr><td>{@code driverClass}</td><td>{@code driverClassName}</td><td>none (found from the URL)</td><td>The JDBC
- * driver class. Rule: a {@code java.sql.Driver} on the class path; only with {@code url}. Out of range:
- * error.</td></tr>
+ * driver class.</td></tr>
  * <tr><td>{@code user}</td><td>{@code username}</td><td>none</td><td>The user to connect as.</td></tr>
- * <tr><td>{@code password}</td><td></td><td>none</td><td>The password. Write-only: never in {@code toString()}, JSON,
- * logs, metrics or health output.</td></tr>
- * <tr><td>{@code properties}</td><td>{@code dataSourceProperties}</td><td>none</td><td>Driver properties (or data
- * source bean properties). In JSON and {@code toString()}, values under secret-looking keys ({@code password}, {@code
- * token}, {@code key}, ...) and passwords inside URL values are masked.</td></tr>
- * <tr><td>{@code minSize}</td><td>{@code minimumIdle}</td><td>same as {@code maxSize}</td><td>Idle connections
- * HikariCP keeps ready; the default makes a fixed-size pool. Rule: 0 or more; at most {@code maxSize} and {@code
- * initialSize} when those are set. Out of range: error.</td></tr>
- * <tr><td>{@code maxSize}</td><td>{@code maximumPoolSize}</td><td>10</td><td>The most connections, idle and in use.
- * Rule: at least 1; at least {@code minSize} and {@code initialSize}. Out of range: error; when {@code maxSize} is not
- * set and {@code minSize} or {@code initialSize} is larger, {@code maxSize} is raised to it (adjusted).</td></tr>
- * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long {@code
- * getConnection()} waits before it throws {@code SQLTransientConnectionException}. Rule: greater than 0; HikariCP: at
- * least 250 ms. Out of range: below 250 ms: adjusted to 250 ms, under either name.</td></tr>
+ * <tr><td>{@code password}</td><td></td><td>none</td><td>The password; write-only.</td></tr>
+ * <tr><td>{@code properties}</td><td>{@code dataSourceProperties}</td><td>none</td><td>Driver properties; secrets
+ * masked in JSON and {@code toString()}.</td></tr>
+ * <tr><td>{@code minSize}</td><td>{@code minimumIdle}</td><td>same as {@code maxSize}</td><td>Idle connections kept
+ * ready.</td></tr>
+ * <tr><td>{@code maxSize}</td><td>{@code maximumPoolSize}</td><td>10</td><td>The most connections.</td></tr>
+ * <tr><td>{@code maxWaitForConnection}</td><td>{@code connectionTimeout}</td><td>30 seconds</td><td>How long a borrow
+ * waits; at least 250 ms.</td></tr>
  * <tr><td>{@code minIdleTime}</td><td>{@code idleTimeout}</td><td>10 minutes</td><td>How long a connection above
- * {@code minSize} may sit idle before it is closed. Rule: greater than 0 ({@code idleTimeout: 0}: never); HikariCP: at
- * least 10 s, and 1 s below {@code maxConnectionAge}. Out of range: adjusted to 10 s, or to {@code maxConnectionAge}
- * minus 1 s, under either name.</td></tr>
+ * {@code minSize} may sit idle.</td></tr>
  * <tr><td>{@code maxConnectionAge}</td><td>{@code maxLifetime}</td><td>30 minutes</td><td>The longest a connection
- * lives; an in-use connection is retired when returned; in Java, {@code null} means no limit, as in Dropwizard.
- * Rule: greater than 0 ({@code maxLifetime: 0}: no limit); HikariCP: at least 30 s. Out of range: adjusted to 30 s,
- * under either name.</td></tr>
- * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested to keep it
- * alive. Rule: 0 (off) or at least 30 s; below {@code maxConnectionAge}. Out of range: error; the default is turned
- * off (adjusted) when {@code maxConnectionAge} is 2 minutes or less.</td></tr>
- * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 milliseconds (off)</td><td>Logs a warning with the
- * borrower's stack trace when a connection is held longer. Rule: 0 or at least 2 s; not above {@code
- * maxConnectionAge}. Out of range: error.</td></tr>
+ * lives; {@code null} in Java: no limit.</td></tr>
+ * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested.</td></tr>
+ * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 milliseconds (off)</td><td>Logs a connection held
+ * longer.</td></tr>
  * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none (JDBC 4 {@code
- * Connection.isValid()})</td><td>SQL that tests a connection. Leave it unset for drivers that implement {@code
- * isValid()}.</td></tr>
+ * Connection.isValid()})</td><td>SQL that tests a connection.</td></tr>
  * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or {@code
- * maxWaitForConnection} if shorter</td><td>How long a connection test may take. A test longer than {@code
- * maxWaitForConnection} would let a borrow wait longer than that. Dropwizard's own check of the pool (Jdbi's,
- * Hibernate's) may take {@code maxWaitForConnection} plus this. Rule: greater than 0; HikariCP: at least 250 ms; at
- * most {@code maxWaitForConnection}. Out of range: adjusted to 250 ms, or to {@code maxWaitForConnection},
- * under either name.</td></tr>
- * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run once on every new
+ * maxWaitForConnection} if shorter</td><td>How long a connection test may take.</td></tr>
+ * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run on every new
  * connection.</td></tr>
- * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>The auto-commit state of
- * every borrowed connection. Out of range: {@code null} (in Java or YAML; Dropwizard: the driver's own default) is
- * adjusted to {@code true}, JDBC's default: HikariCP sets this state on every connection it hands out.</td></tr>
- * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>The read-only state of
- * every borrowed connection. Out of range: {@code null} (in Java or YAML; Dropwizard: the driver's own default) is
- * adjusted to {@code false}, JDBC's default: HikariCP sets this state on every connection it hands out.</td></tr>
- * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>none (driver default)</td><td>The catalog of every
- * borrowed connection.</td></tr>
+ * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>Every borrowed
+ * connection's auto-commit.</td></tr>
+ * <tr><td>{@code readOnlyByDefault}</td><td>{@code readOnly}</td><td>{@code false}</td><td>Every borrowed
+ * connection's read-only state.</td></tr>
+ * <tr><td>{@code defaultCatalog}</td><td>{@code catalog}</td><td>none (driver default)</td><td>Every borrowed
+ * connection's catalog.</td></tr>
  * <tr><td>{@code defaultTransactionIsolation}</td><td>{@code transactionIsolation}</td><td>{@code DEFAULT} (driver
- * default)</td><td>The isolation of every borrowed connection. Rule: {@code NONE}, {@code READ_UNCOMMITTED}, {@code
- * READ_COMMITTED}, {@code REPEATABLE_READ}, {@code SERIALIZABLE} (Dropwizard's spellings), or HikariCP's {@code
- * TRANSACTION_*} names. Out of range: error.</td></tr>
- * <tr><td>{@code schema}</td><td></td><td>none (driver default)</td><td>The schema of every borrowed
+ * default)</td><td>Every borrowed connection's isolation.</td></tr>
+ * <tr><td>{@code schema}</td><td></td><td>none (driver default)</td><td>Every borrowed connection's schema.</td></tr>
+ * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long the pool's start tries to
+ * connect.</td></tr>
+ * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>The pool's own queries in their own
+ * transaction.</td></tr>
+ * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Suspending through JMX.</td></tr>
+ * <tr><td>{@code registerMbeans}</td><td></td><td>{@code false}</td><td>HikariCP's JMX beans.</td></tr>
+ * <tr><td>{@code exceptionOverrideClassName}</td><td></td><td>none</td><td>Which {@code SQLException}s evict a
  * connection.</td></tr>
- * <tr><td>{@code initializationFailTimeout}</td><td></td><td>1 millisecond</td><td>How long starting the pool tries to
- * get a first connection before it fails; {@code 0 ms} starts the pool even when the database is down. When not set,
- * {@code initialSize: 0} starts without connecting and {@code ignoreExceptionOnPreLoad: true} starts after one failed
- * attempt, as under {@code database:}.</td></tr>
- * <tr><td>{@code isolateInternalQueries}</td><td></td><td>{@code false}</td><td>Run the pool's own queries ({@code
- * initializationQuery}, tests) in their own transaction.</td></tr>
- * <tr><td>{@code allowPoolSuspension}</td><td></td><td>{@code false}</td><td>Allow suspending and resuming the pool
- * through JMX.</td></tr>
- * <tr><td>{@code registerMbeans}</td><td></td><td>{@code false}</td><td>Register HikariCP's JMX beans.</td></tr>
- * <tr><td>{@code exceptionOverrideClassName}</td><td></td><td>none</td><td>Decides which {@code SQLException}s evict a
- * connection. Rule: a {@code SQLExceptionOverride} on the class path, with a public no-argument constructor. Out of
- * range: error.</td></tr>
  * <tr><td>{@code credentialsProviderClassName}</td><td></td><td>none</td><td>Supplies user and password for each new
- * connection (rotating secrets). Rule: a {@code HikariCredentialsProvider} on the class path, with a public
- * no-argument constructor. Out of range: error.</td></tr>
- * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs} bounds the
- * connectivity check (default: {@code validationQueryTimeout}, at most {@code maxWaitForConnection}); {@code
- * expected99thPercentileMs} adds the {@code
- * Connection99Percent} check. Rule: only {@code connectivityCheckTimeoutMs} and {@code expected99thPercentileMs},
- * whole milliseconds. Out of range: error.</td></tr>
- * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>Dropwizard's setting: JDBI and Hibernate
- * prefix queries with a comment naming the calling method.</td></tr>
- * <tr><td>{@code extensions}</td><td></td><td>none</td><td>The extras for this block's pools, each named by its
- * {@code type} and brought by its module ({@code dropwizard-hikari-<type>}); none named: the pool is HikariCP's
- * alone; see {@link PoolExtension}. Rule: a {@code type} whose module is on the class path. Out of range: error
- * naming the module to add.</td></tr>
+ * connection.</td></tr>
+ * <tr><td>{@code healthCheckProperties}</td><td></td><td>none</td><td>{@code connectivityCheckTimeoutMs}, {@code
+ * expected99thPercentileMs}.</td></tr>
+ * <tr><td>{@code autoCommentsEnabled}</td><td></td><td>{@code true}</td><td>JDBI and Hibernate prefix queries with
+ * their caller.</td></tr>
+ * <tr><td>{@code extensions}</td><td></td><td>none</td><td>The extras for this block's pools, see
+ * {@link PoolExtension}.</td></tr>
  * </table>
  *
  * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
