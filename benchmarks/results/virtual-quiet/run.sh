@@ -4,11 +4,12 @@
 # unless given). CONFIGS (label:config, or label:config:jar where a configuration runs from a jar of its own) is
 # set by the other runs of this benchmark, such as ../virtual-queue/run.sh.
 set -u
-OUT=${OUT:-$(dirname "$0")}
+here=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-$here}
 cd "$OUT"
 mkdir -p runs
 J=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-JAR=${JAR:-../../target/benchmarks.jar}
+JAR=${JAR:-$here/../../target/benchmarks.jar}
 ROUNDS=${ROUNDS:-3}
 CELLS=${CELLS:-"2000:50:virtual 1000:50:virtual 10000:10:virtual 200:50:platform"}
 read -r -a CONFIGS <<< "${CONFIGS:-fair-borrowing:hikari-fair-borrowing raw:raw-hikari-no-metrics tomcat-default:tomcat-default tomcat-safe:tomcat-safe}"
