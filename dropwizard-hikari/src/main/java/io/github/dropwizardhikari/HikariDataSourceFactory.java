@@ -43,7 +43,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Every value Dropwizard accepts is accepted. Where HikariCP cannot do exactly what a value says, the nearest safe
  * value is used ("adjusted"), under either name, with one warning naming the setting's full path, the value asked,
  * the value used and why. What Dropwizard refuses is an error, and so are HikariCP-only settings out of range.
- * {@code docs/configuration.md} has the same table, with each setting's floor, rule and out-of-range value.</p>
+ * {@code docs/configuration.md} lists the same settings, with each one's floor, rule and out-of-range value.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
