@@ -71,8 +71,8 @@ import static java.util.Objects.requireNonNull;
  * longer.</td></tr>
  * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none (JDBC 4 {@code
  * Connection.isValid()})</td><td>SQL that tests a connection.</td></tr>
- * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>5 seconds, or {@code
- * maxWaitForConnection} if shorter</td><td>How long a connection test may take.</td></tr>
+ * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>none (the pool runs 5 seconds,
+ * or {@code maxWaitForConnection} if shorter)</td><td>How long a connection test may take.</td></tr>
  * <tr><td>{@code initializationQuery}</td><td>{@code connectionInitSql}</td><td>none</td><td>SQL run on every new
  * connection.</td></tr>
  * <tr><td>{@code autoCommitByDefault}</td><td>{@code autoCommit}</td><td>{@code true}</td><td>Every borrowed
@@ -170,7 +170,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @Nullable
     private String validationQuery;
 
-    /** {@code null}: 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
+    /** {@code null}: the pool runs 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
     @JsonAlias("validationTimeout")
     @Nullable
     private Duration validationQueryTimeout;
@@ -302,6 +302,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.properties = properties;
     }
 
+    /** @return {@code minSize} as given, or else the same as {@code maxSize} */
     public int getMinSize() {
         return isGiven("minSize") ? minSize : getMaxSize();
     }
@@ -310,11 +311,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.minSize = given("minSize", minSize);
     }
 
-    /** @return {@code maxSize} as given, or else the default raised to a larger minSize or initialSize given */
     public int getMaxSize() {
-        int largestGiven = Math.max(isGiven("minSize") ? minSize : 0,
-            isGiven("initialSize") ? getInitialSize() : 0);
-        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestGiven);
+        return maxSize;
     }
 
     public void setMaxSize(int maxSize) {
@@ -371,29 +369,15 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Dropwizard reads this as the time its own check of the pool (Jdbi's, Hibernate's) may take: a borrow, which
-     * waits up to {@code maxWaitForConnection}, then a connection test. Bounded by the test alone, as on Dropwizard's
-     * Tomcat pool, a check queued behind a busy pool gives up while the requests ahead of it are still served. The
-     * setting itself, in YAML and JSON, is {@code validationQueryTimeout}: the connection test's timeout.
-     *
-     * @return {@code maxWaitForConnection} plus the connection test's timeout
+     * As in Dropwizard: the connection test's timeout as the block gives it, which Dropwizard's own checks of the
+     * pool (Jdbi's, Hibernate's) also take as their bound. The pool runs 5 seconds when it is not given, and at most
+     * {@code maxWaitForConnection} (adjusted, with a warning).
      */
-    @JsonIgnore
     @Override
     public Optional<Duration> getValidationQueryTimeout() {
-        return Optional.of(Duration.milliseconds(maxWaitForConnection.toMilliseconds()
-            + connectionTestTimeout().toMilliseconds()));
+        return Optional.ofNullable(validationQueryTimeout);
     }
 
-    /** @return {@code validationQueryTimeout} as HikariCP runs it: the connection test's timeout */
-    @JsonProperty("validationQueryTimeout")
-    Duration connectionTestTimeout() {
-        return SettingsCheck.validationTimeout(validationQueryTimeout, maxWaitForConnection);
-    }
-
-    // explicit, as its getter is ignored: Jackson would otherwise drop the whole property, or its alias
-    @JsonProperty
-    @JsonAlias("validationTimeout")
     public void setValidationQueryTimeout(@Nullable Duration validationQueryTimeout) {
         this.validationQueryTimeout = validationQueryTimeout;
     }
@@ -554,25 +538,34 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return loggedWarnings.add(key);
     }
 
+    /**
+     * @return the pool's largest size: {@code maxSize}, or when it is not given, its default raised to a larger
+     * {@code minSize} or {@code initialSize} given (adjusted, with a warning)
+     */
+    int maxSizeUsed() {
+        int largestGiven = Math.max(isGiven("minSize") ? minSize : 0, isGiven("initialSize") ? getInitialSize() : 0);
+        return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestGiven);
+    }
+
+    /** @return the idle connections the pool keeps: {@code minSize}, or else the pool's largest size */
+    int minSizeUsed() {
+        return isGiven("minSize") ? minSize : maxSizeUsed();
+    }
+
     // Dropwizard's three size rules, on the sizes given; SettingsCheck reports them
     @JsonIgnore
     public boolean isMinSizeLessThanMaxSize() {
-        return !isGiven("minSize") || minSize <= getMaxSize();
+        return !isGiven("minSize") || minSize <= maxSizeUsed();
     }
 
     @JsonIgnore
     public boolean isInitialSizeLessThanMaxSize() {
-        return !isGiven("initialSize") || getInitialSize() <= getMaxSize();
+        return !isGiven("initialSize") || getInitialSize() <= maxSizeUsed();
     }
 
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
         return !isGiven("initialSize") || !isGiven("minSize") || minSize <= getInitialSize();
-    }
-
-    @Nullable
-    Duration validationQueryTimeoutGiven() {
-        return validationQueryTimeout;
     }
 
     /** @return the configuration of {@link #resolve}: a new one, which HikariCP accepts without adjusting a value */
@@ -601,8 +594,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         config.setUsername(getUser());
         config.setPassword(getPassword());
         config.setDataSourceProperties(toProperties(getProperties()));
-        config.setMinimumIdle(getMinSize());
-        config.setMaximumPoolSize(getMaxSize());
+        config.setMinimumIdle(minSizeUsed());
+        config.setMaximumPoolSize(maxSizeUsed());
         Duration maxWait = check.used("maxWaitForConnection", getMaxWaitForConnection());
         config.setConnectionTimeout(maxWait.toMilliseconds());
         config.setIdleTimeout(check.used("minIdleTime", getMinIdleTime()).toMilliseconds());
@@ -612,7 +605,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         config.setLeakDetectionThreshold(getLeakDetectionThreshold().toMilliseconds());
         config.setConnectionTestQuery(getValidationQuery().orElse(null));
         config.setValidationTimeout(check.used("validationQueryTimeout",
-            SettingsCheck.validationTimeout(validationQueryTimeoutGiven(), maxWait)).toMilliseconds());
+            SettingsCheck.validationTimeout(validationQueryTimeout, maxWait)).toMilliseconds());
         config.setConnectionInitSql(getInitializationQuery());
         config.setAutoCommit(check.used("autoCommitByDefault", getAutoCommitByDefault()));
         config.setReadOnly(check.used("readOnlyByDefault", getReadOnlyByDefault()));

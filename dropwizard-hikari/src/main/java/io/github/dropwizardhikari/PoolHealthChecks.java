@@ -9,11 +9,15 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -30,6 +34,7 @@ import java.util.function.BooleanSupplier;
  * timeout.</p>
  */
 final class PoolHealthChecks {
+    private static final Logger LOGGER = LoggerFactory.getLogger(PoolHealthChecks.class);
     // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
     // the validation timeout (at most the connection timeout)
     private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
@@ -86,7 +91,7 @@ final class PoolHealthChecks {
             for (PoolHooks hook : hooks) {
                 check = hook.healthCheck(name, check);
             }
-            registered.put(name, unhealthyOnceClosed(check, closed));
+            registered.put(name, reported(name, check, closed));
         });
         running = registered;
         if (application != null) {
@@ -151,13 +156,42 @@ final class PoolHealthChecks {
         };
     }
 
-    private HealthCheck unhealthyOnceClosed(HealthCheck check, BooleanSupplier closed) {
+    /**
+     * Unhealthy at once for a closed pool. An unhealthy result gives its cause's message, not the stack trace that
+     * Dropwizard's {@code /healthcheck} would print in full: the stack is logged, once each time the check turns
+     * unhealthy.
+     */
+    private HealthCheck reported(String name, HealthCheck check, BooleanSupplier closed) {
+        AtomicBoolean unhealthy = new AtomicBoolean();
         return new HealthCheck() {
             @Override
             protected Result check() {
-                return closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : check.execute();
+                Result result = closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName)
+                    : check.execute();
+                boolean wasUnhealthy = unhealthy.getAndSet(!result.isHealthy());
+                Throwable error = result.getError();
+                if (result.isHealthy() || error == null) {
+                    return result;
+                }
+                String message = message(error);
+                if (!wasUnhealthy) {
+                    LOGGER.warn("Health check {} is unhealthy: {}", name, message, error);
+                }
+                return Result.builder().unhealthy().withMessage(message).build();
             }
         };
+    }
+
+    /** @return the error's message, followed by its root cause's when that says something more */
+    static String message(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = Objects.requireNonNullElse(error.getMessage(), error.getClass().getName());
+        String rootMessage = root.getMessage();
+        return root == error || rootMessage == null || message.contains(rootMessage) ? message
+            : message + ": " + rootMessage;
     }
 
     synchronized void unregister() {

@@ -6,6 +6,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Timer;
+import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -14,12 +15,16 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 /**
  * Starts and stops a pool, with its extensions, metrics and health checks. A start that fails leaves nothing open
@@ -30,6 +35,7 @@ final class PoolLifecycle {
     // the data source's logger: the warning belongs to its stop
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     private static final long DRAIN_POLL_MILLIS = 10;
+    private static final String HIKARI_POM_PROPERTIES = "/META-INF/maven/com.zaxxer/HikariCP/pom.properties";
     // the metrics HikariCP's tracker looks up by name (timer, histograms) rather than registers: registered first
     // here with a lock-free reservoir, since the default one takes a lock on every update
     private static final List<String> LOCK_FREE = List.of("Wait", "Usage", "ConnectionCreation");
@@ -95,7 +101,35 @@ final class PoolLifecycle {
             removeMetrics();
             throw e;
         }
+        LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, extensions: {}",
+            config.getPoolName(), hikariVersion(), attempt.getMinimumIdle(), attempt.getMaximumPoolSize(),
+            attempt.getConnectionTimeout(), extensions.isEmpty() ? "none" : extensions.stream()
+                .map(PoolLifecycle::typeName).collect(Collectors.joining(", ")));
         return started;
+    }
+
+    /** @return the name a block gives the extension in YAML */
+    private static String typeName(PoolExtension extension) {
+        JsonTypeName name = extension.getClass().getAnnotation(JsonTypeName.class);
+        return name == null ? extension.getClass().getName() : name.value();
+    }
+
+    /** @return the version of HikariCP on the class path, as its jar states it */
+    static String hikariVersion() {
+        String version = HikariDataSource.class.getPackage().getImplementationVersion();
+        if (version != null) {
+            return version;
+        }
+        // HikariCP 7.1's manifest has no Implementation-Version; its Maven metadata survives shading
+        try (InputStream in = HikariDataSource.class.getResourceAsStream(HIKARI_POM_PROPERTIES)) {
+            Properties properties = new Properties();
+            if (in != null) {
+                properties.load(in);
+            }
+            return properties.getProperty("version", "(version unknown)");
+        } catch (IOException e) {
+            return "(version unknown)";
+        }
     }
 
     /** Borrows through every extension's hook, in the order listed, then from HikariCP. */

@@ -147,7 +147,7 @@ final class SettingsCheck {
             "HikariCP tests idle connections no more often than that");
         floor("leakDetectionThreshold", factory.getLeakDetectionThreshold(), 2_000, "off",
             "HikariCP reports leaks held at least that long");
-        floor("validationQueryTimeout", factory.validationQueryTimeoutGiven(), 250, "",
+        floor("validationQueryTimeout", factory.getValidationQueryTimeout().orElse(null), 250, "",
             "HikariCP gives a connection test at least that long");
     }
 
@@ -250,7 +250,7 @@ final class SettingsCheck {
             }
             return;
         }
-        int used = factory.getMaxSize();
+        int used = factory.maxSizeUsed();
         if (used > HikariDataSourceFactory.DEFAULT_MAX_SIZE) {
             String given = factory.isGiven("minSize") && factory.getMinSize() == used ? "minSize" : "initialSize";
             adjust("maxSize", HikariDataSourceFactory.DEFAULT_MAX_SIZE + " (default)", used,
@@ -307,8 +307,8 @@ final class SettingsCheck {
      * HikariCP 7.1 accepts without a warning of its own.
      */
     private void checkFixedPool() {
-        int maxSize = factory.getMaxSize();
-        if (factory.getMinSize() < maxSize) {
+        int maxSize = factory.maxSizeUsed();
+        if (factory.minSizeUsed() < maxSize) {
             return;
         }
         if (factory.isSingleConnection()) {
@@ -345,7 +345,7 @@ final class SettingsCheck {
 
     private void checkValidationTimeout() {
         Duration maxWait = used("maxWaitForConnection", factory.getMaxWaitForConnection());
-        Duration validation = used("validationQueryTimeout", factory.validationQueryTimeoutGiven());
+        Duration validation = used("validationQueryTimeout", factory.getValidationQueryTimeout().orElse(null));
         if (validation != null && longerThan(validation, maxWait)) {
             adjust("validationQueryTimeout", validation, maxWait, "a connection test must fit in "
                 + name("maxWaitForConnection") + " (" + maxWait + "), or a borrow could wait longer than that");
