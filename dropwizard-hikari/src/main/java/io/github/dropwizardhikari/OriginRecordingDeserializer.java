@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerFactory;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
 import org.jspecify.annotations.Nullable;
@@ -43,8 +44,9 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
             throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
         }
         // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
-        // deserializer factory, so this does not recurse
-        JsonDeserializer<Object> bean = ctxt.getFactory().createBeanDeserializer(ctxt, type,
+        // deserializer factory, so this does not recurse. Jackson's own factory, without the modules' modifiers:
+        // Dropwizard's Blackbird module would generate a lambda class per setting for a block read once.
+        JsonDeserializer<Object> bean = BeanDeserializerFactory.instance.createBeanDeserializer(ctxt, type,
             ctxt.getConfig().introspect(type));
         if (bean instanceof ResolvableDeserializer resolvable) {
             resolvable.resolve(ctxt);
