@@ -16,8 +16,8 @@ import java.util.List;
  * How the pools of one block meet database faults: dead connections are evicted by the error that showed them
  * dead, and during an outage the pool keeps trying at a fixed interval, borrowers fail fast, naming the cause, once
  * waiting cannot help, and the connections opened before it are evicted when the database answers again (it may be
- * another server by then). Evicting the whole pool on a failover's other signs is the {@code failover-eviction}
- * extension's.
+ * another server by then). With {@code failoverEviction: true} it also evicts the whole pool on the other signs of a
+ * failover.
  *
  * <pre>{@code
  * hikari:
@@ -25,6 +25,7 @@ import java.util.List;
  *   extensions:
  *     - type: fault-handling
  *       recoveryProbeInterval: 250ms
+ *       failoverEviction: true
  * }</pre>
  *
  * <table>
@@ -34,6 +35,11 @@ import java.util.List;
  * built-in connection-loss codes of the pool's driver, for PostgreSQL, MariaDB/MySQL and H2; an all-digit entry
  * matches the SQLState or the vendor code. Rule: each a five-character SQLState ({@code 08S01}) or a whole-number
  * vendor code ({@code 2013}). Out of range: error.</td></tr>
+ * <tr><td>{@code failoverEviction}</td><td>{@code false}</td><td>Evicts every connection of the pool at once on
+ * evidence that the server behind it changed, as in a failover (Patroni, Aurora, a DNS switch): a write refused as
+ * read-only on a pool that is not {@code readOnlyByDefault}, or connection loss on two connections within a second.
+ * One WARN per event; one session's death evicts only its own connection; connections in use are evicted when they
+ * are returned.</td></tr>
  * <tr><td>{@code recoveryProbeInterval}</td><td>{@code 250 milliseconds}</td><td>While the database does not accept
  * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
  * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
@@ -44,6 +50,9 @@ import java.util.List;
 public class FaultHandlingExtension implements PoolExtension {
     // 4 attempts a second per pool while the database is down; the pool serves within 250 ms of its return
     static final long DEFAULT_RECOVERY_PROBE_INTERVAL_MILLIS = 250;
+    // connection loss on a second connection within this time of the first evicts the pool; errors within this time
+    // after an eviction belong to the same event
+    static final long FAILOVER_WINDOW_MILLIS = 1_000;
 
     @NotNull
     private List<String> evictOn = new ArrayList<>();
@@ -61,6 +70,18 @@ public class FaultHandlingExtension implements PoolExtension {
         this.evictOn = evictOn;
     }
 
+    private boolean failoverEviction;
+
+    @JsonProperty
+    public boolean isFailoverEviction() {
+        return failoverEviction;
+    }
+
+    @JsonProperty
+    public void setFailoverEviction(boolean failoverEviction) {
+        this.failoverEviction = failoverEviction;
+    }
+
     @JsonProperty
     public Duration getRecoveryProbeInterval() {
         return recoveryProbeInterval;
@@ -73,6 +94,8 @@ public class FaultHandlingExtension implements PoolExtension {
 
     @Override
     public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
-        return new FaultHandlingHooks(config, evictOn, recoveryProbeInterval.toMilliseconds());
+        FailoverEviction failover = failoverEviction
+            ? new FailoverEviction(config.getPoolName(), config.isReadOnly(), FAILOVER_WINDOW_MILLIS) : null;
+        return new FaultHandlingHooks(config, evictOn, recoveryProbeInterval.toMilliseconds(), failover);
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
  * The fault handling of one running pool: HikariCP connects through a {@link RetryingDataSource} (for a pool
  * configured by URL), its exception override becomes a {@link ConnectionLossOverride} that asks the user's first,
  * borrowers pass {@link DatabaseOutage}, the connectivity check answers from it ({@link KnownOutageCheck}), and
- * HikariCP's metrics pass {@link PoolMetrics}. When the database accepts connections again after an outage, the
+ * HikariCP's metrics pass {@link PoolMetrics}; with {@code failoverEviction}, the override tells a
+ * {@link FailoverEviction} what it sees. When the database accepts connections again after an outage, the
  * connections opened before it are evicted (those in use when they are returned).
  */
 final class FaultHandlingHooks implements PoolHooks {
@@ -28,8 +29,12 @@ final class FaultHandlingHooks implements PoolHooks {
     private final DatabaseOutage outage;
     @Nullable
     private final RetryingDataSource dataSource;
+    @Nullable
+    private final FailoverEviction failover;
 
-    FaultHandlingHooks(HikariConfig config, List<String> evictOn, long recoveryProbeIntervalMillis) {
+    FaultHandlingHooks(HikariConfig config, List<String> evictOn, long recoveryProbeIntervalMillis,
+                       @Nullable FailoverEviction failover) {
+        this.failover = failover;
         this.poolName = config.getPoolName();
         this.checkBoundMillis = config.getConnectionTimeout() + CHECK_SLACK_MILLIS;
         this.metrics = new PoolMetrics(config.getMetricsTrackerFactory());
@@ -37,7 +42,7 @@ final class FaultHandlingHooks implements PoolHooks {
         this.outage = new DatabaseOutage(poolName, recoveryProbeIntervalMillis, config.getConnectionTimeout(),
             metrics);
         config.setExceptionOverride(new ConnectionLossOverride(config.getExceptionOverride(), ConnectionErrors.of(
-            config.getJdbcUrl(), config.getDriverClassName(), config.getDataSourceClassName()), evictOn));
+            config.getJdbcUrl(), config.getDriverClassName(), config.getDataSourceClassName()), evictOn, failover));
         String url = config.getJdbcUrl();
         if (url == null || config.getDataSource() != null || config.getDataSourceClassName() != null) {
             // HikariCP connects through the user's data source; only its own timeouts tell of an outage
@@ -67,6 +72,9 @@ final class FaultHandlingHooks implements PoolHooks {
         if (dataSource != null) {
             dataSource.retryWhile(() -> !pool.isClosed());
         }
+        if (failover != null) {
+            failover.attach(pool.getHikariPoolMXBean());
+        }
     }
 
     @Override
@@ -78,6 +86,9 @@ final class FaultHandlingHooks implements PoolHooks {
     /** Stops the fault handling before HikariCP closes, so that nothing reacts to its closing connections. */
     @Override
     public void stopping() {
+        if (failover != null) {
+            failover.detach();
+        }
         outage.close();
     }
 }

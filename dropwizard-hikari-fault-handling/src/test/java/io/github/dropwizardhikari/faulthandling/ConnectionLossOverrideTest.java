@@ -25,7 +25,7 @@ class ConnectionLossOverrideTest {
     private static final String H2 = "jdbc:h2:mem:orders";
 
     private static ConnectionLossOverride override(String url, List<String> evictOn) {
-        return new ConnectionLossOverride(null, ConnectionErrors.of(url, null, null), evictOn);
+        return new ConnectionLossOverride(null, ConnectionErrors.of(url, null, null), evictOn, null);
     }
 
     private static ConnectionLossOverride override(List<String> evictOn) {
@@ -101,7 +101,7 @@ class ConnectionLossOverrideTest {
         assertThat(override.adjudicate(error(sqlState, code))).isEqualTo(Override.CONTINUE_EVICT);
     }
 
-    /** Read-only refusals are the failover-eviction extension's; alone, the fault handling leaves them to HikariCP. */
+    /** Read-only refusals are {@code failoverEviction}'s; without it, the fault handling leaves them to HikariCP. */
     @ParameterizedTest(name = "{0} / {1}")
     @CsvSource({
         "25006, 0, cannot execute INSERT in a read-only transaction",
@@ -125,11 +125,11 @@ class ConnectionLossOverrideTest {
     @Test
     void theUsersOverrideWins() {
         ConnectionLossOverride keeps = new ConnectionLossOverride(new NeverEvict(),
-            ConnectionErrors.of(POSTGRESQL, null, null), none());
+            ConnectionErrors.of(POSTGRESQL, null, null), none(), null);
         assertThat(keeps.adjudicate(error("57P01", 0))).isEqualTo(Override.DO_NOT_EVICT);
 
         ConnectionLossOverride evicts = new ConnectionLossOverride(new AlwaysEvict(),
-            ConnectionErrors.of(POSTGRESQL, null, null), none());
+            ConnectionErrors.of(POSTGRESQL, null, null), none(), null);
         assertThat(evicts.adjudicate(error("42601", 0))).isEqualTo(Override.MUST_EVICT);
     }
 

@@ -43,6 +43,7 @@ class FaultHandlingSettingsTest {
         FaultHandlingExtension extension = parse("minimal_fault_handling.yml");
         assertThat(extension.getEvictOn()).isEmpty();
         assertThat(extension.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(250));
+        assertThat(extension.isFailoverEviction()).isFalse();
     }
 
     @Test
@@ -50,6 +51,7 @@ class FaultHandlingSettingsTest {
         FaultHandlingExtension extension = parse("full_fault_handling.yml");
         assertThat(extension.getEvictOn()).containsExactly("08S01", "2013");
         assertThat(extension.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(0));
+        assertThat(extension.isFailoverEviction()).isTrue();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -61,5 +63,15 @@ class FaultHandlingSettingsTest {
         assertThatThrownBy(() -> parse(fixture))
             .isInstanceOf(ConfigurationException.class)
             .hasMessageContaining(message);
+    }
+
+    /** The type {@code failover-eviction} of earlier builds fails {@code check}, saying what to write instead. */
+    @Test
+    void theOldFailoverEvictionTypeSaysWhatToWriteInstead() {
+        assertThatThrownBy(() -> FACTORY.build(new ResourceConfigurationSourceProvider(),
+            "yaml/invalid_failover_eviction_type.yml"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("replace '- type: failover-eviction' with '- type: fault-handling' and "
+                + "'failoverEviction: true'");
     }
 }

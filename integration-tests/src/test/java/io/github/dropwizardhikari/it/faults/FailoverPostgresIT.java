@@ -52,8 +52,8 @@ class FailoverPostgresIT {
     private static final int WORKERS = 4;
     private static final long AFTER_SWITCH_MILLIS = 3_000;
 
-    // the failover-eviction extension's logger, where its eviction warnings go
-    private static final String FAILOVER_EVICTION_LOGGER = "io.github.dropwizardhikari.failovereviction.FailoverEviction";
+    // the fault handling's failover eviction logger, where its eviction warnings go
+    private static final String FAILOVER_EVICTION_LOGGER = "io.github.dropwizardhikari.faulthandling.FailoverEviction";
     private final FaultReport report = FaultReport.shared();
     private final MetricRegistry metrics = new MetricRegistry();
     private EmbeddedPostgres serverA;

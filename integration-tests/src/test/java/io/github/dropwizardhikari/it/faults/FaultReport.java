@@ -24,7 +24,7 @@ final class FaultReport {
             ## During an outage: what the figures say, and the health page
 
             `hikari` is the core alone, which behaves as HikariCP does; `hikari-fault-handling` names the \
-            `fault-handling` and `failover-eviction` extensions. With `fault-handling`, every borrow that fails is \
+            `fault-handling` extension with `failoverEviction: true`. With `fault-handling`, every borrow that fails is \
             counted in the pool's `ConnectionTimeoutRate`, the fast failures during a known outage included, and \
             `ConnectionCreation` records connections created, not the wait for the database's return (the row \
             "Jdbi + Hibernate application" above shows both against the failed requests).

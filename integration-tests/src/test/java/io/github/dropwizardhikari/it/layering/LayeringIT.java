@@ -26,7 +26,7 @@ class LayeringIT {
     private static final String ROOT = "io.github.dropwizardhikari";
     /** Each extension module's package. */
     private static final List<String> EXTENSIONS = List.of(ROOT + ".fairborrowing..", ROOT + ".faulthandling..",
-        ROOT + ".failovereviction..", ROOT + ".operations..", ROOT + ".admission..", ROOT + ".hdrmetrics..",
+        ROOT + ".operations..", ROOT + ".admission..", ROOT + ".hdrmetrics..",
         ROOT + ".credentialfiles..");
 
     private static JavaClasses classes;
@@ -41,7 +41,7 @@ class LayeringIT {
 
     @Test
     void everyModuleIsRead() {
-        for (String module : List.of("", ".fairborrowing", ".faulthandling", ".failovereviction", ".operations",
+        for (String module : List.of("", ".fairborrowing", ".faulthandling", ".operations",
             ".admission", ".hdrmetrics", ".credentialfiles")) {
             assertThat(classes.stream().map(type -> type.getPackageName()))
                 .as("classes of %s%s", ROOT, module).contains(ROOT + module);

@@ -7,7 +7,6 @@ import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.PoolExtension;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
-import io.github.dropwizardhikari.failovereviction.FailoverEvictionExtension;
 import io.github.dropwizardhikari.faulthandling.FaultHandlingExtension;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
@@ -20,7 +19,7 @@ import java.util.List;
 public enum PoolConfiguration {
     /** This bundle's core with its defaults, no extension named: HikariCP's own behaviour. */
     HIKARI("hikari"),
-    /** The core with the {@code fault-handling} and {@code failover-eviction} extensions named. */
+    /** The core with the {@code fault-handling} extension named, {@code failoverEviction: true}. */
     HIKARI_FAULT_HANDLING("hikari-fault-handling"),
     /** Dropwizard's Tomcat {@code DataSourceFactory} with its defaults. */
     TOMCAT_DEFAULT("tomcat-default"),
@@ -65,8 +64,12 @@ public enum PoolConfiguration {
 
     /** @return the extensions this pool names, none for Tomcat's */
     public List<PoolExtension> extensions() {
-        return this == HIKARI_FAULT_HANDLING ? List.of(new FaultHandlingExtension(), new FailoverEvictionExtension())
-            : List.of();
+        if (this != HIKARI_FAULT_HANDLING) {
+            return List.of();
+        }
+        FaultHandlingExtension faultHandling = new FaultHandlingExtension();
+        faultHandling.setFailoverEviction(true);
+        return List.of(faultHandling);
     }
 
     /** This bundle's core factory, no extension named. */

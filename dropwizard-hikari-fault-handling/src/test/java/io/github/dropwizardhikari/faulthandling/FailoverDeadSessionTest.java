@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.failovereviction;
+package io.github.dropwizardhikari.faulthandling;
 
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariDataSource;
@@ -25,10 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * On a real pool named in YAML: one session's death ({@code ABORT_SESSION}, H2's 90121) evicts its own connection
+ * On a real pool named in YAML with {@code failoverEviction: true}: one session's death ({@code ABORT_SESSION}, H2's 90121) evicts its own connection
  * and leaves the pool's other connections alone: it is not a failover.
  */
-class DeadSessionTest {
+class FailoverDeadSessionTest {
     @BeforeAll
     static void saysItProvokesFaults() {
         System.out.println("This suite provokes, on purpose, a session that dies under a borrowed connection."
@@ -51,13 +51,15 @@ class DeadSessionTest {
             minSize: 2
             maxSize: 2
             extensions:
-              - type: failover-eviction
+              - type: fault-handling
+                failoverEviction: true
             """);
         ConfigurationFactory<HikariDataSourceFactory> parser = new DefaultConfigurationFactoryFactory<
             HikariDataSourceFactory>().create(HikariDataSourceFactory.class, Validators.newValidator(),
             Jackson.newObjectMapper(), "dw");
         HikariDataSourceFactory factory = parser.build(new FileConfigurationSourceProvider(), yaml.toString());
-        assertThat(factory.getExtensions()).singleElement().isInstanceOf(FailoverEvictionExtension.class);
+        assertThat(factory.getExtensions()).singleElement().isInstanceOfSatisfying(FaultHandlingExtension.class,
+            extension -> assertThat(extension.isFailoverEviction()).isTrue());
         ManagedHikariDataSource pool = (ManagedHikariDataSource) factory.build(new MetricRegistry(), "one-death");
         try (Connection dying = pool.getConnection(); Connection survivor = pool.getConnection()) {
             int survivorSession = sessionId(survivor);

@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.failovereviction;
+package io.github.dropwizardhikari.faulthandling;
 
 import com.zaxxer.hikari.HikariPoolMXBean;
 import org.jspecify.annotations.Nullable;

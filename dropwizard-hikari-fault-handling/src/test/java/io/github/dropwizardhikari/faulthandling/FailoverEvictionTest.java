@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.failovereviction;
+package io.github.dropwizardhikari.faulthandling;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;

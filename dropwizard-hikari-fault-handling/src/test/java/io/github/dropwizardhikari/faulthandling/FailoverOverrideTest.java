@@ -1,4 +1,4 @@
-package io.github.dropwizardhikari.failovereviction;
+package io.github.dropwizardhikari.faulthandling;
 
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.SQLExceptionOverride;
@@ -10,10 +10,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.lang.reflect.Proxy;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** The fault handling's override with {@code failoverEviction: true}: what it tells {@link FailoverEviction}. */
 class FailoverOverrideTest {
     @BeforeAll
     static void saysItProvokesFaults() {
@@ -25,7 +27,7 @@ class FailoverOverrideTest {
     private static final String MARIADB = "jdbc:mariadb://db/orders";
     private final AtomicInteger softEvictions = new AtomicInteger();
 
-    private FailoverOverride override(String url, SQLExceptionOverride previous, boolean readOnlyPool) {
+    private ConnectionLossOverride override(String url, SQLExceptionOverride previous, boolean readOnlyPool) {
         FailoverEviction eviction = new FailoverEviction("orders", readOnlyPool, 1_000);
         eviction.attach((HikariPoolMXBean) Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[]{HikariPoolMXBean.class}, (proxy, method, args) -> {
@@ -34,7 +36,7 @@ class FailoverOverrideTest {
                 }
                 return method.getReturnType() == int.class ? 1 : null;
             }));
-        return new FailoverOverride(previous, ConnectionErrors.of(url, null, null), eviction);
+        return new ConnectionLossOverride(previous, ConnectionErrors.of(url, null, null), List.of(), eviction);
     }
 
     private static SQLExceptionOverride verdict(Override always) {
@@ -54,21 +56,21 @@ class FailoverOverrideTest {
         "HY000, 1290, The MariaDB server is running with the --read-only option so it cannot execute this statement",
     })
     void aReadOnlyRefusalEvictsThePool(String sqlState, int code, String message) {
-        FailoverOverride override = override(code == 0 ? POSTGRESQL : MARIADB, null, false);
+        ConnectionLossOverride override = override(code == 0 ? POSTGRESQL : MARIADB, null, false);
         assertThat(override.adjudicate(new SQLException(message, sqlState, code))).isEqualTo(Override.MUST_EVICT);
         assertThat(softEvictions).hasValue(1);
     }
 
     @Test
     void aReadOnlyPoolKeepsItsConnectionOnARefusal() {
-        FailoverOverride override = override(POSTGRESQL, null, true);
+        ConnectionLossOverride override = override(POSTGRESQL, null, true);
         assertThat(override.adjudicate(new SQLException("read-only", "25006"))).isEqualTo(Override.CONTINUE_EVICT);
         assertThat(softEvictions).hasValue(0);
     }
 
     @Test
     void aMariaDbRefusalForAnotherOptionIsNoFailover() {
-        FailoverOverride override = override(MARIADB, null, false);
+        ConnectionLossOverride override = override(MARIADB, null, false);
         SQLException secureFilePriv = new SQLException("The MariaDB server is running with the --secure-file-priv "
             + "option so it cannot execute this statement", "HY000", 1290);
         assertThat(override.adjudicate(secureFilePriv)).isEqualTo(Override.CONTINUE_EVICT);
@@ -78,7 +80,7 @@ class FailoverOverrideTest {
     /** One session's death evicts its own connection; a second within the window is a failover. */
     @Test
     void oneLostSessionIsNotAFailoverTwoAre() {
-        FailoverOverride override = override(POSTGRESQL, null, false);
+        ConnectionLossOverride override = override(POSTGRESQL, null, false);
         assertThat(override.adjudicate(new SQLException("terminated", "57P01"))).isEqualTo(Override.MUST_EVICT);
         assertThat(softEvictions).hasValue(0);
         assertThat(override.adjudicate(new SQLException("terminated", "57P01"))).isEqualTo(Override.MUST_EVICT);
@@ -87,7 +89,7 @@ class FailoverOverrideTest {
 
     @Test
     void theOverrideBeforeItWinsWithDoNotEvict() {
-        FailoverOverride override = override(POSTGRESQL, verdict(Override.DO_NOT_EVICT), false);
+        ConnectionLossOverride override = override(POSTGRESQL, verdict(Override.DO_NOT_EVICT), false);
         assertThat(override.adjudicate(new SQLException("read-only", "25006"))).isEqualTo(Override.DO_NOT_EVICT);
         assertThat(override.adjudicate(new SQLException("terminated", "57P01"))).isEqualTo(Override.DO_NOT_EVICT);
         assertThat(override.adjudicate(new SQLException("terminated", "57P01"))).isEqualTo(Override.DO_NOT_EVICT);
@@ -96,7 +98,7 @@ class FailoverOverrideTest {
 
     @Test
     void ordinaryErrorsKeepTheVerdictBeforeIt() {
-        FailoverOverride override = override(POSTGRESQL, null, false);
+        ConnectionLossOverride override = override(POSTGRESQL, null, false);
         assertThat(override.adjudicate(new SQLException("syntax", "42601"))).isEqualTo(Override.CONTINUE_EVICT);
         assertThat(override(POSTGRESQL, verdict(Override.MUST_EVICT), false)
             .adjudicate(new SQLException("syntax", "42601"))).isEqualTo(Override.MUST_EVICT);
