@@ -117,11 +117,17 @@ final class DatabaseOutage implements AutoCloseable {
         return Optional.of(describe(current));
     }
 
-    /** Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. */
+    /**
+     * Borrows, or fails at once while waiting cannot help; a timeout during an outage carries its cause. Every
+     * failure is counted once: HikariCP counts the timeouts it raises (HikariCP 7.1: its
+     * {@code SQLTransientConnectionException}), this class the rest.
+     */
     Connection borrow(Borrow borrow) throws SQLException {
         refuseWhileWaitingCannotHelp();
-        if (!everConnected) {
+        if (!everConnected && firstAttempt.getCount() > 0) {
+            long started = System.nanoTime();
             awaitFirstAttempt();
+            return metrics.borrowAfterWaitingOutside(started, () -> borrowNamingTheCause(borrow));
         }
         return borrowNamingTheCause(borrow);
     }
@@ -132,27 +138,31 @@ final class DatabaseOutage implements AutoCloseable {
             keepTrying();
             String why = everConnected ? "a borrower has already waited its whole timeout for it"
                 : "the pool has not connected since it started";
-            throw new SQLTransientConnectionException(poolName + " - Connection is not available: "
-                + describe(current) + "; " + why, current.getSQLState(), current.getErrorCode(), current);
+            throw refused(new SQLTransientConnectionException(poolName + " - Connection is not available: "
+                + describe(current) + "; " + why, current.getSQLState(), current.getErrorCode(), current));
         }
     }
 
     /** Waits until the pool's first attempt answers, not for the whole timeout when it fails. */
     private void awaitFirstAttempt() throws SQLException {
-        if (firstAttempt.getCount() > 0) {
-            keepTrying();
-            try {
-                if (!metrics.awaitOutside(firstAttempt, connectionTimeoutMillis)) {
-                    throw new SQLTransientConnectionException(poolName + " - Connection is not available, request "
-                        + "timed out after " + connectionTimeoutMillis + "ms; the pool's first attempt has not answered");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLTransientConnectionException(poolName + " - interrupted while waiting for the pool's "
-                    + "first connection", "08001", e);
+        keepTrying();
+        try {
+            if (!metrics.awaitOutside(firstAttempt, connectionTimeoutMillis)) {
+                throw refused(new SQLTransientConnectionException(poolName + " - Connection is not available, "
+                    + "request timed out after " + connectionTimeoutMillis + "ms; the pool's first attempt has not "
+                    + "answered"));
             }
-            refuseWhileWaitingCannotHelp();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw refused(new SQLTransientConnectionException(poolName + " - interrupted while waiting for the "
+                + "pool's first connection", "08001", e));
         }
+        refuseWhileWaitingCannotHelp();
+    }
+
+    private SQLTransientConnectionException refused(SQLTransientConnectionException failure) {
+        metrics.borrowFailed();
+        return failure;
     }
 
     private Connection borrowNamingTheCause(Borrow borrow) throws SQLException {
@@ -171,6 +181,10 @@ final class DatabaseOutage implements AutoCloseable {
                 + describe(cause), cause.getSQLState(), cause.getErrorCode(), cause);
             named.setNextException(cause);
             throw named;
+        } catch (SQLException | RuntimeException e) {
+            // a suspended pool's refusal, an interrupted borrow: HikariCP counts none of them
+            metrics.borrowFailed();
+            throw e;
         }
     }
 

@@ -43,26 +43,21 @@ final class FaultHandlingHooks implements PoolHooks {
             metrics);
         config.setExceptionOverride(new ConnectionLossOverride(config.getExceptionOverride(), ConnectionErrors.of(
             config.getJdbcUrl(), config.getDriverClassName(), config.getDataSourceClassName()), evictOn, failover));
-        String url = config.getJdbcUrl();
-        if (url == null || config.getDataSource() != null || config.getDataSourceClassName() != null) {
-            // HikariCP connects through the user's data source; only its own timeouts tell of an outage
-            this.dataSource = null;
-        } else {
-            this.dataSource = new RetryingDataSource(url, config.getDriverClassName(),
-                config.getDataSourceProperties(), outage, metrics, recoveryProbeIntervalMillis);
+        // a pool HikariCP connects to through a data source of the user's, or by a URL no driver takes (HikariCP then
+        // refuses it in its own words), is left to HikariCP's own timeouts
+        this.dataSource = config.getJdbcUrl() == null || config.getDataSource() != null
+            || config.getDataSourceClassName() != null ? null : DriverConnections.of(config)
+            .map(connections -> new RetryingDataSource(connections, outage, metrics, recoveryProbeIntervalMillis))
+            .orElse(null);
+        if (dataSource != null) {
+            metrics.recordCreationsHere();
             config.setDataSource(dataSource);
         }
     }
 
     @Override
     public Connection borrow(Borrow next) throws SQLException {
-        metrics.borrowing();
-        try {
-            return outage.borrow(next);
-        } catch (SQLException | RuntimeException e) {
-            metrics.borrowFailed();
-            throw e;
-        }
+        return outage.borrow(next);
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import com.zaxxer.hikari.metrics.PoolStats;
 import io.github.dropwizardhikari.PoolHooks.Borrow;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,30 +13,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * HikariCP's metrics for one pool, passed on to the tracker the core set, and kept true: {@code ConnectionCreation}
- * records the time of the attempt that created a connection (HikariCP 7.1 records every attempt, failed ones too, and
- * through {@link RetryingDataSource} the probe's whole wait during an outage); {@code Wait} and
- * {@code PendingConnections} include borrowers waiting for the pool's first attempt outside HikariCP; the background
- * borrow that keeps the pool trying is no one's and goes unrecorded; {@code ConnectionTimeoutRate} counts every
- * failed borrow once (HikariCP its timeouts, this class the rest). HikariCP records on the thread that does the work,
- * so what a record needs to know travels in a thread-local of this pool's own.
+ * HikariCP's metrics for one pool, passed on to the tracker the core set, each figure recorded where it is known:
+ * <ul>
+ * <li>{@code ConnectionCreation}, through a {@link RetryingDataSource}, by that data source for each connection it
+ * makes (HikariCP 7.1 records every attempt, failed ones too, and would time the probe's whole wait during an
+ * outage); HikariCP's own records are then left out;</li>
+ * <li>{@code ConnectionTimeoutRate}: HikariCP counts the timeouts it raises; {@link DatabaseOutage} every other
+ * failed borrow, through {@link #borrowFailed}, its own fast failures included;</li>
+ * <li>{@code Wait}, for a borrower that first waited outside HikariCP for the pool's first attempt, by
+ * {@link #awaitOutside} and {@link #borrowAfterWaitingOutside}, which time the whole borrow; HikariCP's record of
+ * that borrow, made on the borrower's thread, is left out;</li>
+ * <li>{@code PendingConnections}: HikariCP's waiting borrowers, with those waiting outside it and without the
+ * background borrow that keeps the pool trying; that borrow, no one's, is not recorded at all.</li>
+ * </ul>
  */
 final class PoolMetrics implements MetricsTrackerFactory {
     private final MetricsTrackerFactory hikari;
-    private final ThreadLocal<OnThread> onThread = ThreadLocal.withInitial(OnThread::new);
+    // a borrower whose whole wait this class records: HikariCP's record of its borrow is left out
+    private final ThreadLocal<Boolean> waitRecordedHere = ThreadLocal.withInitial(() -> false);
     private final AtomicInteger waitingOutside = new AtomicInteger();
     private final AtomicInteger background = new AtomicInteger();
+    private volatile boolean creationRecordedHere;
+    @Nullable
+    private volatile Thread backgroundThread;
     private volatile IMetricsTracker tracker = new IMetricsTracker() {
     };
-
-    /** What this thread's next record needs to know. */
-    private static final class OnThread {
-        private boolean background;
-        private boolean timeoutCounted;
-        private boolean attemptFailed;
-        private long waitedOutsideNanos;
-        private long createdMillis = -1;
-    }
 
     PoolMetrics(MetricsTrackerFactory hikari) {
         this.hikari = hikari;
@@ -48,60 +50,58 @@ final class PoolMetrics implements MetricsTrackerFactory {
         return new Tracker(created);
     }
 
-    /** A borrow through the fault handling begins on this thread. */
-    void borrowing() {
-        OnThread state = onThread.get();
-        state.timeoutCounted = false;
-        state.waitedOutsideNanos = 0;
+    /** HikariCP connects through a {@link RetryingDataSource}, which records each connection it makes. */
+    void recordCreationsHere() {
+        creationRecordedHere = true;
     }
 
-    /** The borrow that began on this thread failed: counted, unless HikariCP counted it already. */
+    /** @param millis how long the attempt that made a connection took */
+    void connectionCreated(long millis) {
+        tracker.recordConnectionCreatedMillis(millis);
+    }
+
+    /** A borrow failed where HikariCP did not count it. */
     void borrowFailed() {
-        OnThread state = onThread.get();
-        state.waitedOutsideNanos = 0;
-        if (!state.timeoutCounted) {
-            state.timeoutCounted = true;
-            tracker.recordConnectionTimeout();
-        }
+        tracker.recordConnectionTimeout();
     }
 
     /** Waits outside HikariCP, counted as a borrower waiting, for at most {@code millis}. */
     boolean awaitOutside(CountDownLatch latch, long millis) throws InterruptedException {
-        long started = System.nanoTime();
         waitingOutside.incrementAndGet();
         try {
             return latch.await(millis, TimeUnit.MILLISECONDS);
         } finally {
             waitingOutside.decrementAndGet();
-            onThread.get().waitedOutsideNanos = System.nanoTime() - started;
         }
     }
 
-    /** The data source's next answer on this thread is a new attempt. */
-    void attempting() {
-        OnThread state = onThread.get();
-        state.createdMillis = -1;
-        state.attemptFailed = false;
+    /**
+     * Borrows for a borrower that has waited outside HikariCP since {@code startedNanos}, and records its whole wait
+     * in {@code Wait}, as HikariCP would have had it waited inside.
+     */
+    Connection borrowAfterWaitingOutside(long startedNanos, Borrow borrow) throws SQLException {
+        waitRecordedHere.set(true);
+        try {
+            return borrow.get();
+        } finally {
+            waitRecordedHere.set(false);
+            tracker.recordConnectionAcquiredNanos(System.nanoTime() - startedNanos);
+        }
     }
 
-    /** @param millis how long the attempt that connected took */
-    void attemptConnected(long millis) {
-        onThread.get().createdMillis = millis;
-    }
-
-    void attemptFailed() {
-        onThread.get().attemptFailed = true;
-    }
-
-    /** Borrows from HikariCP for no one, unrecorded; the calling thread does nothing else. */
+    /** Borrows from HikariCP for no one, unrecorded; {@code thread} borrows for no one else. */
     Connection inBackground(Borrow borrow) throws SQLException {
-        onThread.get().background = true;
+        backgroundThread = Thread.currentThread();
         background.incrementAndGet();
         try {
             return borrow.get();
         } finally {
             background.decrementAndGet();
         }
+    }
+
+    private boolean onBackgroundThread() {
+        return Thread.currentThread() == backgroundThread;
     }
 
     private final class Tracker implements IMetricsTracker {
@@ -113,38 +113,28 @@ final class PoolMetrics implements MetricsTrackerFactory {
 
         @Override
         public void recordConnectionCreatedMillis(long connectionCreatedMillis) {
-            OnThread state = onThread.get();
-            long created = state.createdMillis;
-            boolean failed = state.attemptFailed;
-            state.createdMillis = -1;
-            state.attemptFailed = false;
-            if (!failed) {
-                delegate.recordConnectionCreatedMillis(created >= 0 ? created : connectionCreatedMillis);
+            if (!creationRecordedHere) {
+                delegate.recordConnectionCreatedMillis(connectionCreatedMillis);
             }
         }
 
         @Override
         public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
-            OnThread state = onThread.get();
-            long outside = state.waitedOutsideNanos;
-            state.waitedOutsideNanos = 0;
-            if (!state.background) {
-                delegate.recordConnectionAcquiredNanos(elapsedAcquiredNanos + outside);
+            if (!onBackgroundThread() && !waitRecordedHere.get()) {
+                delegate.recordConnectionAcquiredNanos(elapsedAcquiredNanos);
             }
         }
 
         @Override
         public void recordConnectionUsageMillis(long elapsedBorrowedMillis) {
-            if (!onThread.get().background) {
+            if (!onBackgroundThread()) {
                 delegate.recordConnectionUsageMillis(elapsedBorrowedMillis);
             }
         }
 
         @Override
         public void recordConnectionTimeout() {
-            OnThread state = onThread.get();
-            if (!state.background) {
-                state.timeoutCounted = true;
+            if (!onBackgroundThread()) {
                 delegate.recordConnectionTimeout();
             }
         }

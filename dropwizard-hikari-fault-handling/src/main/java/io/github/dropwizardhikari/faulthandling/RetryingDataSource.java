@@ -6,46 +6,33 @@ import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLNonTransientConnectionException;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The data source HikariCP connects through, for a pool configured by URL: it connects as HikariCP would, with the
- * JDBC API alone, and keeps trying once per interval while the database is unreachable (SQLState class 08,
- * PostgreSQL's 57P03, an I/O failure). HikariCP 7.1 doubles its sleep after each failed attempt, up to 5 seconds, so
- * the pool could stay empty that long after an outage. Other failures (a refused login) reach HikariCP at once,
- * which fetches the credentials afresh. A missing driver fails an attempt, not the pool's build, without a SQLState,
- * so it is never retried as an unreachable database.
+ * The data source HikariCP connects through, around one that connects as HikariCP would ({@link DriverConnections}):
+ * it keeps trying once per interval while the database is unreachable (SQLState class 08, PostgreSQL's 57P03, an I/O
+ * failure). HikariCP 7.1 doubles its sleep after each failed attempt, up to 5 seconds, so the pool could stay empty
+ * that long after an outage. Other failures (a refused login) reach HikariCP at once, which fetches the credentials
+ * afresh.
  *
  * <p>Until {@link #retryWhile} (during HikariCP's constructor), and always with an interval of 0, each attempt is a
  * single one, so {@code initializationFailTimeout} and HikariCP's back-off keep their meaning. Each answer is told to
- * the {@link DatabaseOutage} and to {@link PoolMetrics}, which records the connecting attempt's own time.</p>
+ * the {@link DatabaseOutage}; each connection made is recorded in {@code ConnectionCreation} here, with the time of
+ * the attempt that made it, since HikariCP's own figure would span the attempts before it.</p>
  */
 final class RetryingDataSource implements DataSource {
-    private final String url;
-    @Nullable
-    private final String driverClassName;
-    private final Properties properties = new Properties();
+    private final DataSource connections;
     private final DatabaseOutage outage;
     private final PoolMetrics metrics;
     private final long intervalNanos;
     @Nullable
-    private volatile Driver driver;
-    @Nullable
     private volatile BooleanSupplier poolOpen;
-    private volatile int loginTimeoutSeconds;
 
-    RetryingDataSource(String url, @Nullable String driverClassName, Properties properties, DatabaseOutage outage,
-                       PoolMetrics metrics, long intervalMillis) {
-        this.url = url;
-        this.driverClassName = driverClassName;
-        this.properties.putAll(properties);
+    RetryingDataSource(DataSource connections, DatabaseOutage outage, PoolMetrics metrics, long intervalMillis) {
+        this.connections = connections;
         this.outage = outage;
         this.metrics = metrics;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
@@ -63,16 +50,6 @@ final class RetryingDataSource implements DataSource {
 
     @Override
     public Connection getConnection(@Nullable String user, @Nullable String password) throws SQLException {
-        metrics.attempting();
-        try {
-            return connect(user, password);
-        } catch (SQLException | RuntimeException e) {
-            metrics.attemptFailed();
-            throw e;
-        }
-    }
-
-    private Connection connect(@Nullable String user, @Nullable String password) throws SQLException {
         if (!retrying()) {
             return attempt(user, password);
         }
@@ -99,44 +76,21 @@ final class RetryingDataSource implements DataSource {
         return intervalNanos > 0 && open != null && open.getAsBoolean();
     }
 
+    /** @return what the wrapped data source answered: a null reaches HikariCP, which refuses it */
     private Connection attempt(@Nullable String user, @Nullable String password) throws SQLException {
         long started = System.nanoTime();
+        Connection connection;
         try {
-            Properties info = new Properties();
-            info.putAll(properties);
-            if (user != null) {
-                info.setProperty("user", user);
-            }
-            if (password != null) {
-                info.setProperty("password", password);
-            }
-            Connection connection = driver().connect(url, info);
-            if (connection == null) {
-                throw new SQLNonTransientConnectionException("the JDBC driver does not accept the url", (String) null);
-            }
-            metrics.attemptConnected(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-            outage.connected();
-            return connection;
+            connection = user == null ? connections.getConnection() : connections.getConnection(user, password);
         } catch (SQLException e) {
             outage.failed(e);
             throw e;
         }
-    }
-
-    private Driver driver() throws SQLException {
-        Driver resolved = driver;
-        if (resolved == null) {
-            try {
-                ClassLoader context = Thread.currentThread().getContextClassLoader();
-                resolved = driverClassName == null ? DriverManager.getDriver(url) : (Driver) Class.forName(
-                    driverClassName, true, context != null ? context : getClass().getClassLoader())
-                    .getDeclaredConstructor().newInstance();
-            } catch (SQLException | ReflectiveOperationException | LinkageError | ClassCastException e) {
-                throw new SQLNonTransientConnectionException("cannot find the JDBC driver: " + e, null, e);
-            }
-            driver = resolved;
+        if (connection != null) {
+            metrics.connectionCreated(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            outage.connected();
         }
-        return resolved;
+        return connection;
     }
 
     private static void pauseUntil(long deadlineNanos, SQLException failure) throws SQLException {
@@ -162,42 +116,37 @@ final class RetryingDataSource implements DataSource {
     }
 
     @Override
-    public PrintWriter getLogWriter() {
-        return DriverManager.getLogWriter();
+    public PrintWriter getLogWriter() throws SQLException {
+        return connections.getLogWriter();
     }
 
     @Override
-    public void setLogWriter(PrintWriter out) {
-        DriverManager.setLogWriter(out);
-    }
-
-    /** HikariCP 7.1 sets its connection timeout plus 500 ms here; drivers read it from the DriverManager. */
-    @Override
-    public void setLoginTimeout(int seconds) {
-        this.loginTimeoutSeconds = seconds;
-        DriverManager.setLoginTimeout(seconds);
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        connections.setLogWriter(out);
     }
 
     @Override
-    public int getLoginTimeout() {
-        return loginTimeoutSeconds;
+    public void setLoginTimeout(int seconds) throws SQLException {
+        connections.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return connections.getLoginTimeout();
     }
 
     @Override
     public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        throw new SQLFeatureNotSupportedException("HikariCP logs through SLF4J");
+        return connections.getParentLogger();
     }
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw new SQLException(getClass().getSimpleName() + " wraps no " + iface.getName());
+        return connections.unwrap(iface);
     }
 
     @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return iface.isInstance(this);
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        return connections.isWrapperFor(iface);
     }
 }

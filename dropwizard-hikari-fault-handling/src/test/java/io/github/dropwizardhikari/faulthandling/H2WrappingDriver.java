@@ -35,7 +35,12 @@ public abstract class H2WrappingDriver implements Driver {
             return null;
         }
         beforeConnect();
-        return new org.h2.Driver().connect(url.substring(prefix.length()), info);
+        return connected(new org.h2.Driver().connect(url.substring(prefix.length()), info), info);
+    }
+
+    /** @return the connection opened for {@code info}, which a driver may record */
+    protected Connection connected(Connection connection, Properties info) {
+        return connection;
     }
 
     @Override
