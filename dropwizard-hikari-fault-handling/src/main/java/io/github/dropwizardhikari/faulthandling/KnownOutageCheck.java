@@ -1,6 +1,8 @@
 package io.github.dropwizardhikari.faulthandling;
 
 import com.codahale.metrics.health.HealthCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +18,7 @@ import java.util.concurrent.TimeoutException;
  * an outage begins or after {@code boundMillis}.
  */
 final class KnownOutageCheck extends HealthCheck {
+    private static final Logger LOGGER = LoggerFactory.getLogger(KnownOutageCheck.class);
     private static final long POLL_MILLIS = 10;
 
     private final HealthCheck check;
@@ -63,7 +66,9 @@ final class KnownOutageCheck extends HealthCheck {
             Thread.currentThread().interrupt();
             return Result.unhealthy("interrupted while checking pool %s", poolName);
         } catch (ExecutionException e) {
-            return Result.unhealthy(e.getCause());
+            // the message in the answer, the stack in the log once: /healthcheck serves no stack traces
+            LOGGER.warn("Pool {}: the connectivity check failed", poolName, e.getCause());
+            return Result.unhealthy("pool %s: %s", poolName, String.valueOf(e.getCause().getMessage()));
         }
     }
 }
