@@ -14,6 +14,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -84,6 +86,19 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         HikariConfig copy = new HikariConfig();
         config.copyStateTo(copy);
         return copy;
+    }
+
+    /** @return the JDBC URL with its secrets masked, as the factory's {@code toString()} prints it, for reports */
+    public @Nullable String maskedUrl() {
+        return Redaction.url(config.getJdbcUrl());
+    }
+
+    /** @return the driver properties with their secrets masked, as the factory's {@code toString()} prints them */
+    public Map<String, String> maskedProperties() {
+        Map<String, String> properties = new TreeMap<>();
+        config.getDataSourceProperties().forEach((key, value) -> properties.put(String.valueOf(key),
+            String.valueOf(value)));
+        return Redaction.properties(properties);
     }
 
     void bindHealthChecks(HealthCheckRegistry registry) {

@@ -12,6 +12,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.List;
 
+import static io.dropwizard.validation.InterpolationHelper.escapeMessageParameter;
+
 /**
  * Checks a settings block under Bean Validation (Dropwizard's {@code check} and {@code server}): each error on its
  * setting's property node, so Dropwizard prints its full path ({@code hikari.minSize ...}); each warning of its
@@ -38,19 +40,12 @@ import java.util.List;
             }
             context.disableDefaultConstraintViolation();
             for (SettingsCheck.Error error : errors) {
-                context.buildConstraintViolationWithTemplate(literal(error.message()))
+                // a message may quote a configured value or a path: Dropwizard's escaping makes it read as itself
+                context.buildConstraintViolationWithTemplate(escapeMessageParameter(error.message()))
                     .addPropertyNode(error.field())
                     .addConstraintViolation();
             }
             return false;
-        }
-
-        /**
-         * @return {@code text} as a message template that reads as itself: templates give {@code \}, <code>{</code>,
-         * <code>}</code> and {@code $} a meaning, and a message may quote a configured value or a path
-         */
-        static String literal(String text) {
-            return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
         }
     }
 }

@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
+import static io.dropwizard.validation.InterpolationHelper.escapeMessageParameter;
+
 /** A file this process can read now, if one is given; its content is never read. */
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -45,11 +47,9 @@ import java.nio.file.Path;
                 return true;
             }
             // a message template gives \ { } $ a meaning, and a path may hold them
-            String literal = problem.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
-                .replace("$", "\\$");
             context.disableDefaultConstraintViolation();
-            context.buildConstraintViolationWithTemplate("must name a readable file: " + literal)
-                .addConstraintViolation();
+            context.buildConstraintViolationWithTemplate("must name a readable file: "
+                + escapeMessageParameter(problem)).addConstraintViolation();
             return false;
         }
     }

@@ -12,6 +12,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.List;
 
+import static io.dropwizard.validation.InterpolationHelper.escapeMessageParameter;
+
 /**
  * The rules of {@link FaultHandlingExtension}'s settings, each reported on its field, so the message names the
  * field's full path ({@code hikari.extensions[0].evictOn}).
@@ -63,9 +65,8 @@ import java.util.List;
 
         private static void report(ConstraintValidatorContext context, String field, String message) {
             // the message holds what the user wrote: escaped, so the validator does not interpret it
-            String literal = message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
-                .replace("$", "\\$");
-            context.buildConstraintViolationWithTemplate(literal).addPropertyNode(field).addConstraintViolation();
+            context.buildConstraintViolationWithTemplate(escapeMessageParameter(message)).addPropertyNode(field)
+                .addConstraintViolation();
         }
     }
 }

@@ -57,6 +57,7 @@ class FaultHandlingSettingsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "invalid_evict_on.yml                | hikari.extensions[0].evictOn accepts five-character SQLStates (08S01) and whole-number vendor error codes (2013), not 'connection reset'",
+        "invalid_evict_on_template.yml       | hikari.extensions[0].evictOn accepts five-character SQLStates (08S01) and whole-number vendor error codes (2013), not '${user}{x}\\'",
         "invalid_recovery_probe_interval.yml | hikari.extensions[0].recoveryProbeInterval must be 0 (off) or at least 10 milliseconds",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {

@@ -11,9 +11,6 @@ import org.jspecify.annotations.Nullable;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.function.Supplier;
 
 /**
@@ -22,13 +19,6 @@ import java.util.function.Supplier;
  */
 final class StatusTask extends PoolTask {
     static final String MASK = "<masked>";
-    private static final String SECRET_KEY = "password|passwd|pwd|secret|token|key";
-    // a key=value pair in a JDBC URL's parameters (?a=b&c=d or ;a=b;c=d) whose key names a secret
-    private static final Pattern SECRET_URL_PARAMETER = Pattern.compile("([?&;:][^&;=?/]*(?:" + SECRET_KEY
-        + ")[^&;=]*=)[^&;]*", Pattern.CASE_INSENSITIVE);
-    // user:password@host in URLs such as jdbc:mysql://user:secret@host/db
-    private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]+:)[^/@]*@");
-    private static final Pattern SECRET_PROPERTY = Pattern.compile(SECRET_KEY, Pattern.CASE_INSENSITIVE);
 
     StatusTask(Supplier<List<ManagedHikariDataSource>> pools) {
         super("pool-status", pools);
@@ -46,16 +36,18 @@ final class StatusTask extends PoolTask {
                 line(output, "connections", bean.getTotalConnections() + " total, " + bean.getActiveConnections()
                     + " in use, " + bean.getIdleConnections() + " idle, " + bean.getThreadsAwaitingConnection()
                     + " waiting");
-                settings(output, running);
+                settings(output, pool, running);
             } else {
                 line(output, "state", pool.isClosed() ? "closed" : "not started (it starts on first use)");
-                settings(output, pool.configurationCopy());
+                settings(output, pool, pool.configurationCopy());
             }
         };
     }
 
-    private static void settings(PrintWriter output, HikariConfig settings) {
-        line(output, "url", maskUrl(settings.getJdbcUrl()));
+    /** @param settings the running pool's (sizes and timeouts change at run time) or, before it runs, the block's */
+    private static void settings(PrintWriter output, ManagedHikariDataSource pool, HikariConfig settings) {
+        // the core masks secrets as the factory's toString() does
+        line(output, "url", pool.maskedUrl());
         line(output, "dataSourceClassName", settings.getDataSourceClassName());
         line(output, "driverClass", settings.getDriverClassName());
         line(output, "user", settings.getUsername());
@@ -63,7 +55,7 @@ final class StatusTask extends PoolTask {
         // the class only: a provider's toString may print what it holds
         HikariCredentialsProvider credentials = settings.getCredentialsProvider();
         line(output, "credentials", credentials == null ? "user and password" : credentials.getClass().getName());
-        line(output, "properties", String.valueOf(maskProperties(settings.getDataSourceProperties())));
+        line(output, "properties", String.valueOf(pool.maskedProperties()));
         line(output, "maxSize", String.valueOf(settings.getMaximumPoolSize()));
         line(output, "minSize", String.valueOf(settings.getMinimumIdle()));
         line(output, "maxWaitForConnection", millis(settings.getConnectionTimeout()));
@@ -82,23 +74,6 @@ final class StatusTask extends PoolTask {
         line(output, "allowPoolSuspension", String.valueOf(settings.isAllowPoolSuspension()));
         line(output, "registerMbeans", String.valueOf(settings.isRegisterMbeans()));
         line(output, "exceptionOverrideClassName", settings.getExceptionOverrideClassName());
-    }
-
-    @Nullable
-    static String maskUrl(@Nullable String url) {
-        if (url == null) {
-            return null;
-        }
-        String masked = SECRET_URL_PARAMETER.matcher(url).replaceAll("$1" + MASK);
-        return USER_INFO.matcher(masked).replaceAll("$1" + MASK + "@");
-    }
-
-    private static Map<String, String> maskProperties(Properties properties) {
-        Map<String, String> masked = new TreeMap<>();
-        // a value under an innocent key may still be a URL or connection string with a password in it
-        properties.forEach((key, value) -> masked.put(String.valueOf(key),
-            SECRET_PROPERTY.matcher(String.valueOf(key)).find() ? MASK : maskUrl(String.valueOf(value))));
-        return masked;
     }
 
     private static String millis(long millis) {
