@@ -127,7 +127,7 @@ final class DatabaseOutage implements AutoCloseable {
         if (!everConnected && firstAttempt.getCount() > 0) {
             long started = System.nanoTime();
             awaitFirstAttempt();
-            return metrics.borrowAfterWaitingOutside(started, () -> borrowNamingTheCause(borrow));
+            return metrics.borrowAfterWaitingOutside(System.nanoTime() - started, () -> borrowNamingTheCause(borrow));
         }
         return borrowNamingTheCause(borrow);
     }

@@ -15,7 +15,8 @@ import io.github.dropwizardhikari.PoolHooks;
 @JsonTypeName("failover-eviction")
 final class FailoverEvictionRenamed implements PoolExtension {
     static final String INSTEAD = "the failover-eviction extension is now a setting of fault-handling: replace "
-        + "'- type: failover-eviction' with '- type: fault-handling' and 'failoverEviction: true' (one entry per block)";
+        + "'- type: failover-eviction' with '- type: fault-handling' and 'failoverEviction: true' (one entry per "
+        + "block)";
 
     @JsonIgnore
     @ValidationMethod(message = INSTEAD)

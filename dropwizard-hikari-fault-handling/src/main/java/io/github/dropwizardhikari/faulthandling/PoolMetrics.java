@@ -20,18 +20,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * outage); HikariCP's own records are then left out;</li>
  * <li>{@code ConnectionTimeoutRate}: HikariCP counts the timeouts it raises; {@link DatabaseOutage} every other
  * failed borrow, through {@link #borrowFailed}, its own fast failures included;</li>
- * <li>{@code Wait}, for a borrower that first waited outside HikariCP for the pool's first attempt, by
- * {@link #awaitOutside} and {@link #borrowAfterWaitingOutside}, which time the whole borrow; HikariCP's record of
- * that borrow, made on the borrower's thread, is left out;</li>
+ * <li>{@code Wait}, for a borrower that first waited outside HikariCP for the pool's first attempt: HikariCP's
+ * record of the borrow with the time {@link DatabaseOutage} measured outside it added. HikariCP's tracker call names
+ * no borrow, only its thread, so that time waits in a thread-local for the record of the borrow it hands over
+ * ({@link #borrowAfterWaitingOutside}); one record per borrow keeps every tracker wrapped around this one whole;</li>
  * <li>{@code PendingConnections}: HikariCP's waiting borrowers, with those waiting outside it and without the
  * background borrow that keeps the pool trying; that borrow, no one's, is not recorded at all.</li>
  * </ul>
  */
 final class PoolMetrics implements MetricsTrackerFactory {
     private final MetricsTrackerFactory hikari;
-    // a borrower whose whole wait this class records: HikariCP's record of its borrow is left out
-    private final ThreadLocal<Boolean> waitRecordedHere = ThreadLocal.withInitial(() -> false);
-    private final AtomicInteger waitingOutside = new AtomicInteger();
+    // the time the borrower on this thread waited outside HikariCP, for HikariCP's record of its borrow
+    private final ThreadLocal<long[]> waitedOutside = ThreadLocal.withInitial(() -> new long[1]);
+    private final AtomicInteger outside = new AtomicInteger();
     private final AtomicInteger background = new AtomicInteger();
     private volatile boolean creationRecordedHere;
     @Nullable
@@ -67,25 +68,25 @@ final class PoolMetrics implements MetricsTrackerFactory {
 
     /** Waits outside HikariCP, counted as a borrower waiting, for at most {@code millis}. */
     boolean awaitOutside(CountDownLatch latch, long millis) throws InterruptedException {
-        waitingOutside.incrementAndGet();
+        outside.incrementAndGet();
         try {
             return latch.await(millis, TimeUnit.MILLISECONDS);
         } finally {
-            waitingOutside.decrementAndGet();
+            outside.decrementAndGet();
         }
     }
 
     /**
-     * Borrows for a borrower that has waited outside HikariCP since {@code startedNanos}, and records its whole wait
-     * in {@code Wait}, as HikariCP would have had it waited inside.
+     * Borrows for a borrower that has waited {@code waitedNanos} outside HikariCP: HikariCP's record of the borrow
+     * holds that wait too, as it would have had the borrower waited inside.
      */
-    Connection borrowAfterWaitingOutside(long startedNanos, Borrow borrow) throws SQLException {
-        waitRecordedHere.set(true);
+    Connection borrowAfterWaitingOutside(long waitedNanos, Borrow borrow) throws SQLException {
+        long[] waited = waitedOutside.get();
+        waited[0] = waitedNanos;
         try {
             return borrow.get();
         } finally {
-            waitRecordedHere.set(false);
-            tracker.recordConnectionAcquiredNanos(System.nanoTime() - startedNanos);
+            waited[0] = 0;
         }
     }
 
@@ -120,8 +121,11 @@ final class PoolMetrics implements MetricsTrackerFactory {
 
         @Override
         public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
-            if (!onBackgroundThread() && !waitRecordedHere.get()) {
-                delegate.recordConnectionAcquiredNanos(elapsedAcquiredNanos);
+            if (!onBackgroundThread()) {
+                long[] waited = waitedOutside.get();
+                long outsideNanos = waited[0];
+                waited[0] = 0;
+                delegate.recordConnectionAcquiredNanos(elapsedAcquiredNanos + outsideNanos);
             }
         }
 
@@ -161,7 +165,7 @@ final class PoolMetrics implements MetricsTrackerFactory {
             activeConnections = pool.getActiveConnections();
             maxConnections = pool.getMaxConnections();
             minConnections = pool.getMinConnections();
-            pendingThreads = Math.max(0, pool.getPendingThreads() - background.get()) + waitingOutside.get();
+            pendingThreads = Math.max(0, pool.getPendingThreads() - background.get()) + outside.get();
         }
     }
 }
