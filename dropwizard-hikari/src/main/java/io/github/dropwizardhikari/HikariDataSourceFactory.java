@@ -13,6 +13,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +30,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -69,6 +71,8 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested.</td></tr>
  * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 milliseconds (off)</td><td>Logs a connection held
  * longer.</td></tr>
+ * <tr><td>{@code networkTimeout}</td><td></td><td>30 seconds</td><td>How long a borrowed connection's call may wait
+ * on a silent database; 0: no limit.</td></tr>
  * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none (JDBC 4 {@code
  * Connection.isValid()})</td><td>SQL that tests a connection.</td></tr>
  * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>none (the pool runs 5 seconds,
@@ -165,6 +169,11 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @NotNull
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
+
+    /** Set on each borrowed connection through JDBC's {@code setNetworkTimeout}; 0: none. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
+    private Duration networkTimeout = Duration.seconds(30);
 
     @JsonAlias("connectionTestQuery")
     @Nullable
@@ -357,6 +366,14 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     public void setLeakDetectionThreshold(Duration leakDetectionThreshold) {
         this.leakDetectionThreshold = leakDetectionThreshold;
+    }
+
+    public Duration getNetworkTimeout() {
+        return networkTimeout;
+    }
+
+    public void setNetworkTimeout(Duration networkTimeout) {
+        this.networkTimeout = networkTimeout;
     }
 
     @Override
@@ -665,8 +682,10 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         }
         // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
         config.setMetricRegistry(null);
+        HeldConnections.Settings holds = new HeldConnections.Settings(getNetworkTimeout(),
+            isRemoveAbandoned() ? getRemoveAbandonedTimeout() : Duration.seconds(0), getLogAbandonedConnections());
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,
-            List.copyOf(getExtensions()), builtPools.healthChecksFor(name), null);
+            List.copyOf(getExtensions()), builtPools.healthChecksFor(name), holds, null);
         builtPools.add(pool);
         return pool;
     }

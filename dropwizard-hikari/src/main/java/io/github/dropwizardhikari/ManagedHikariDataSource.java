@@ -50,10 +50,11 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
      *                 {@code null}
      */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
-                            PoolHealthChecks checks, @Nullable RuntimeException unusable) {
+                            PoolHealthChecks checks, HeldConnections.Settings holds,
+                            @Nullable RuntimeException unusable) {
         this.config = requireNonNull(config, "config");
         this.healthChecks = checks;
-        this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks);
+        this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks, holds);
         this.unusable = unusable;
     }
 
@@ -65,7 +66,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         return new ManagedHikariDataSource(config, new MetricRegistry(), List.of(), new PoolHealthChecks(name, null),
-            cause);
+            HeldConnections.Settings.NONE, cause);
     }
 
     public String getPoolName() {

@@ -44,17 +44,19 @@ final class PoolLifecycle {
     private final MetricRegistry metrics;
     private final List<PoolExtension> extensions;
     private final PoolHealthChecks healthChecks;
+    private final HeldConnections held;
     private final List<String> registered = new ArrayList<>();
 
     // set before the pool is published, read after it
     private volatile List<PoolHooks> hooks = List.of();
 
     PoolLifecycle(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
-                  PoolHealthChecks healthChecks) {
+                  PoolHealthChecks healthChecks, HeldConnections.Settings holds) {
         this.config = config;
         this.metrics = metrics;
         this.extensions = List.copyOf(extensions);
         this.healthChecks = healthChecks;
+        this.held = new HeldConnections(config.getPoolName(), holds);
     }
 
     static String metricName(String poolName, String metric) {
@@ -88,6 +90,8 @@ final class PoolLifecycle {
             throw e;
         }
         hooks = List.copyOf(attached);
+        LOGGER.info("Pool {}: {}", config.getPoolName(), held.describe());
+        held.started(started);
         try {
             hooks.forEach(hook -> hook.started(started));
             healthChecks.register(started, attempt, metrics, hooks, closed);
@@ -95,6 +99,7 @@ final class PoolLifecycle {
             // an extension refused the started pool: leave nothing of it behind, at once
             healthChecks.unregister();
             attached.forEach(PoolHooks::stopping);
+            held.stopped();
             started.close();
             attached.forEach(PoolHooks::stopped);
             hooks = List.of();
@@ -137,10 +142,25 @@ final class PoolLifecycle {
         return borrow(running, hooks, 0);
     }
 
-    private static Connection borrow(HikariDataSource running, List<PoolHooks> hooks, int next)
-        throws SQLException {
-        return next == hooks.size() ? running.getConnection()
+    private Connection borrow(HikariDataSource running, List<PoolHooks> hooks, int next) throws SQLException {
+        return next == hooks.size() ? fromHikari(running)
             : hooks.get(next).borrow(() -> borrow(running, hooks, next + 1));
+    }
+
+    private Connection fromHikari(HikariDataSource running) throws SQLException {
+        Connection connection;
+        try {
+            connection = running.getConnection();
+        } catch (SQLException e) {
+            held.failed(e);
+            throw e;
+        }
+        try {
+            return held.borrowed(connection);
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 
     /** Counts a borrow refused by the stopping pool in {@code ConnectionTimeoutRate}, with every failed borrow. */
@@ -158,6 +178,7 @@ final class PoolLifecycle {
         stopping.forEach(PoolHooks::stopping);
         if (running != null) {
             awaitBorrowedConnections(running.getHikariPoolMXBean());
+            held.stopped();
             // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics
             running.close();
             stopping.forEach(PoolHooks::stopped);

@@ -21,8 +21,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
  * and constraints, so a {@code database:} block renamed to {@code hikari:} still parses and Java callers still
- * compile. Each one given is warned about once, saying what HikariCP does instead, except the two HikariCP honours
- * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down); in Java their
+ * compile. Each one given is warned about once, saying what HikariCP does instead, except those the bundle honours
+ * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down;
+ * {@code removeAbandoned}, {@code removeAbandonedTimeout}, {@code logAbandonedConnections}); in Java their
  * setters are deprecated, and a getter returns what was set. It also remembers which settings a block gives, in YAML
  * or Java: a few rules tell a value given from the default.
  *
@@ -36,19 +37,16 @@ import static java.util.Objects.requireNonNull;
     "evictionInterval", "validationInterval", "validatorClassName", "removeAbandoned", "removeAbandonedTimeout",
     "jdbcInterceptors", "ignoreExceptionOnPreLoad"}, allowSetters = true)
 public abstract class TomcatOnlySettings {
-    private static final String LEAKS = "HikariCP never reclaims borrowed connections; use leakDetectionThreshold to "
-        + "find leaks";
     // what HikariCP does instead, completing "HikariCP has no such setting; ..."
     private static final Map<String, String> ADVICE = Map.ofEntries(
-        Map.entry("abandonWhenPercentageFull", LEAKS),
+        Map.entry("abandonWhenPercentageFull", "removeAbandoned aborts a connection held past "
+            + "removeAbandonedTimeout however full the pool is"),
         Map.entry("alternateUsernamesAllowed", "HikariCP pools connections of the configured user only"),
         Map.entry("commitOnReturn", "HikariCP rolls back uncommitted work on return instead of committing it"),
         Map.entry("rollbackOnReturn", "HikariCP always rolls back uncommitted work when a connection is returned"),
         Map.entry("useFairQueue", "HikariCP hands connections to waiting threads directly; the fair-borrowing "
             + "extension makes borrowers wait in arrival order"),
         Map.entry("initialSize", "HikariCP fills the pool up to minSize in the background"),
-        Map.entry("logAbandonedConnections", "use leakDetectionThreshold to log the stack trace of a connection held "
-            + "too long"),
         Map.entry("logValidationErrors", "HikariCP always logs failed validations"),
         Map.entry("checkConnectionWhileIdle", "HikariCP tests idle connections every keepaliveTime"),
         Map.entry("checkConnectionOnBorrow", "HikariCP validates a connection on borrow when it has been idle for "
@@ -60,9 +58,6 @@ public abstract class TomcatOnlySettings {
             + "retire after minIdleTime"),
         Map.entry("validationInterval", "HikariCP skips validation for connections used within the last 500 ms"),
         Map.entry("validatorClassName", "HikariCP validates with Connection.isValid() or validationQuery"),
-        Map.entry("removeAbandoned", LEAKS),
-        Map.entry("removeAbandonedTimeout", "use leakDetectionThreshold to log connections held longer than a "
-            + "threshold"),
         Map.entry("jdbcInterceptors", "HikariCP's proxies already reset connection state and close open statements "
             + "on return"),
         Map.entry("ignoreExceptionOnPreLoad", "set initializationFailTimeout to choose whether a failed first "

@@ -18,6 +18,6 @@ final class TestPools {
     static ManagedHikariDataSource managed(HikariConfig config, MetricRegistry metrics,
                                            @Nullable HealthCheckRegistry healthChecks, PoolExtension... extensions) {
         return new ManagedHikariDataSource(config, metrics, List.of(extensions),
-            new PoolHealthChecks(config.getPoolName(), healthChecks), null);
+            new PoolHealthChecks(config.getPoolName(), healthChecks), HeldConnections.Settings.NONE, null);
     }
 }

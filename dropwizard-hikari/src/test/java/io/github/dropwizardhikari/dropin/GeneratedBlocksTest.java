@@ -282,15 +282,17 @@ class GeneratedBlocksTest {
     }
 
     /**
-     * Each Tomcat-only key keeps its one WARN, at validation or when the pool is built; {@code initialSize: 0} and
-     * {@code ignoreExceptionOnPreLoad: true} mean what they mean under {@code database:} and warn about nothing.
+     * Each Tomcat-only key keeps its one WARN, at validation or when the pool is built; {@code initialSize: 0},
+     * {@code ignoreExceptionOnPreLoad: true} and the abandoned-connection keys ({@code removeAbandoned},
+     * {@code removeAbandonedTimeout}, {@code logAbandonedConnections}) mean what they mean under {@code database:}
+     * and warn about nothing.
      */
     private static void checkTomcatOnlyWarnings(GeneratedBlock block, BlockReport report,
                                                 CapturedWarnings warnings) {
         for (String field : DropwizardFields.tomcatOnly()) {
             if (block.states(field)) {
                 List<String> warned = warnings.startingWith("hikari." + field);
-                if (startsWithTheDatabaseDown(block, field)) {
+                if (honoured(block, field)) {
                     assertThat(warned).as("WARNs for %s: %s", field, block.scalar(field).orElseThrow()).isEmpty();
                     continue;
                 }
@@ -300,10 +302,11 @@ class GeneratedBlocksTest {
         }
     }
 
-    private static boolean startsWithTheDatabaseDown(GeneratedBlock block, String field) {
+    private static boolean honoured(GeneratedBlock block, String field) {
         String value = block.scalar(field).orElse("").trim();
         return field.equals("initialSize") && value.equals("0")
-            || field.equals("ignoreExceptionOnPreLoad") && value.equals("true");
+            || field.equals("ignoreExceptionOnPreLoad") && value.equals("true")
+            || List.of("removeAbandoned", "removeAbandonedTimeout", "logAbandonedConnections").contains(field);
     }
 
     /**

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
-        "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT")
+        "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
+        "SilentDatabasePostgresIT")
         .notes("""
             ## During an outage: what the figures say, and the health page
 

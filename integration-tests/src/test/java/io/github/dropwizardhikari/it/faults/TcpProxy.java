@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.it.faults;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A TCP proxy on 127.0.0.1 in front of a database, which a test can turn into a network fault: refuse new
  * connections, swallow them (accept and never answer), or cut the ones that are open; or send new connections to
- * another server.
+ * another server. It can also go silent without closing anything, as a network blackhole or a hung server looks to a
+ * client: every connection, open or new, stops passing bytes (they are kept, and arrive when it answers again), or
+ * the connections open at a moment stay silent for good while new ones pass, as after a failover to a new address.
  */
 public final class TcpProxy implements AutoCloseable {
     /** What happens to a new connection. */
@@ -38,7 +42,19 @@ public final class TcpProxy implements AutoCloseable {
         return thread;
     });
     private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private final List<Link> links = new CopyOnWriteArrayList<>();
     private volatile Mode mode = Mode.FORWARD;
+    private volatile boolean silent;
+
+    /** One forwarded connection: whether it passes bytes now, and whether it never will again. */
+    private static final class Link {
+        volatile boolean held;
+        volatile boolean forever;
+
+        Link(boolean held) {
+            this.held = held;
+        }
+    }
 
     public TcpProxy(String targetHostAndPort) throws IOException {
         retarget(targetHostAndPort);
@@ -95,6 +111,24 @@ public final class TcpProxy implements AutoCloseable {
         return open.size();
     }
 
+    /** Every connection, open or new, stops passing bytes, without closing; what is sent meanwhile is kept. */
+    public void silence() {
+        silent = true;
+        links.forEach(link -> link.held = true);
+    }
+
+    /** Every connection silenced passes bytes again, those kept first. */
+    public void answer() {
+        silent = false;
+        links.forEach(link -> link.held = false);
+    }
+
+    /** The connections silenced stay silent for good (a client that closes one is let go); new ones pass. */
+    public void answerNewOnly() {
+        links.forEach(link -> link.forever = true);
+        silent = false;
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
@@ -130,28 +164,62 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(upstream);
                 return;
             }
-            threads.execute(() -> pipe(client, upstream));
-            threads.execute(() -> pipe(upstream, client));
+            Link link = new Link(silent);
+            links.add(link);
+            threads.execute(() -> pipe(client, upstream, link));
+            threads.execute(() -> pipe(upstream, client, link));
         } catch (IOException e) {
             closeQuietly(client);
         }
     }
 
-    private void pipe(Socket from, Socket to) {
+    private void pipe(Socket from, Socket to, Link link) {
         byte[] buffer = new byte[16 * 1024];
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int read;
-            while ((read = in.read(buffer)) != -1) {
-                out.write(buffer, 0, read);
-                out.flush();
+            // reads wake up now and then, to pass on what was kept once the link answers again
+            from.setSoTimeout(20);
+            boolean ended = false;
+            while (!server.isClosed()) {
+                if (!link.held && kept.size() > 0) {
+                    kept.writeTo(out);
+                    out.flush();
+                    kept.reset();
+                }
+                if (ended && (!link.held || link.forever)) {
+                    return;
+                }
+                int read = ended ? 0 : readSome(in, buffer);
+                if (read == -1) {
+                    ended = true;
+                } else if (read == 0) {
+                    TimeUnit.MILLISECONDS.sleep(ended ? 20 : 0);
+                } else if (!link.held) {
+                    out.write(buffer, 0, read);
+                    out.flush();
+                } else if (!link.forever) {
+                    kept.write(buffer, 0, read);
+                }
             }
         } catch (IOException e) {
             // one side went away: the other goes too
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
+            links.remove(link);
             closeQuietly(from);
             closeQuietly(to);
             open.remove(from);
             open.remove(to);
+        }
+    }
+
+    /** @return the bytes read, 0 when none came for a moment, -1 at the end */
+    private static int readSome(InputStream in, byte[] buffer) throws IOException {
+        try {
+            return in.read(buffer);
+        } catch (SocketTimeoutException e) {
+            return 0;
         }
     }
 
