@@ -81,6 +81,7 @@ class HikariDataSourceFactoryTest {
         assertThat(factory.getUrl()).isEqualTo("jdbc:h2:mem:full");
         assertThat(factory.getProperties()).containsExactly(entry("charSet", "UTF-8"));
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.READ_COMMITTED);
+        assertThat(factory.getNetworkTimeout()).isEqualTo(Duration.seconds(45));
         assertThat(factory.getExtensions()).singleElement().isInstanceOfSatisfying(BorrowCountingExtension.class,
             extension -> assertThat(extension.getMetric()).isEqualTo("BorrowsSoFar"));
     }
@@ -124,6 +125,7 @@ class HikariDataSourceFactoryTest {
         // as in Dropwizard: none given, none returned; the pool runs HikariCP's 5 s (asserted above)
         assertThat(factory.getValidationQueryTimeout()).isEmpty();
         assertThat(factory.getMinSize()).isEqualTo(10);
+        assertThat(factory.getNetworkTimeout()).isEqualTo(Duration.seconds(30));
         assertThat(factory.getDefaultTransactionIsolation()).isEqualTo(TransactionIsolation.DEFAULT);
         assertThat(factory.getTomcatOnlySettings()).isEmpty();
         assertThat(factory.getExtensions()).isEmpty();

@@ -26,6 +26,7 @@ class InvalidConfigurationTest {
         "invalid_max_size_zero.yml                   | hikari.maxSize must be greater than or equal to 1",
         "invalid_min_size_negative.yml               | hikari.minSize must be greater than or equal to 0",
         "invalid_timers_null.yml                     | hikari.maxWaitForConnection must not be null",
+        "invalid_network_timeout_null.yml            | hikari.networkTimeout must not be null",
         "invalid_max_wait_zero.yml                   | hikari.maxWaitForConnection must be greater than 0 MILLISECONDS",
         "invalid_min_idle_time_zero.yml              | hikari.minIdleTime must be greater than 0 MILLISECONDS",
         "invalid_keepalive_floor.yml                 | hikari.keepaliveTime must be 0 (off) or at least 30 seconds",
