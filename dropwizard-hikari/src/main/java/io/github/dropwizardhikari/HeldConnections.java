@@ -18,28 +18,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bounds what a borrowed connection holds. Each borrow gets the block's {@code networkTimeout} (JDBC's
- * {@code setNetworkTimeout}; HikariCP 7.1 restores the connection's own on return), so a call waiting on a silent
- * database fails. With {@code removeAbandoned}, a connection held past {@code removeAbandonedTimeout} is aborted, which
- * ends a holder stuck in the driver, and one still not closed a second later is evicted, which frees its place.
- * It also says once why borrows fail, and when they succeed again.
+ * Bounds what a borrowed connection holds: {@code networkTimeout} on each borrow (HikariCP 7.1 restores the
+ * connection's own on return); with {@code removeAbandoned}, an abort past {@code removeAbandonedTimeout}, then an
+ * eviction a second later if still not closed. Logs the first failed borrow of an outage and the first success after.
  */
 final class HeldConnections {
-    /** {@code networkTimeout} 0: none; {@code abandonAfter} 0: {@code removeAbandoned} off. */
+    /** 0 turns {@code networkTimeout} or {@code abandonAfter} ({@code removeAbandoned}) off. */
     record Settings(Duration networkTimeout, Duration abandonAfter, boolean logAbandoned) {
         static final Settings NONE = new Settings(Duration.seconds(0), Duration.seconds(0), false);
     }
 
-    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
-    private static final Executor IN_PLACE = Runnable::run;
-    private static final long EVICT_AFTER_ABORT_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private record Borrowed(long sinceNanos, @Nullable Exception stack, AtomicLong abortedNanos) {
     }
 
+    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
+    private static final Executor IN_PLACE = Runnable::run;
+
     private final String poolName;
+    private final @Nullable String url;
     private final Settings settings;
-    private final int networkTimeoutMillis;
+    private final int timeoutMillis;
     // off once the driver has shown it has no network timeout
     private volatile boolean bounding;
     private volatile boolean driverChecked;
@@ -47,20 +45,20 @@ final class HeldConnections {
     private final @Nullable Map<Connection, Borrowed> borrowed;
     private @Nullable ScheduledExecutorService sweeper;
 
-    HeldConnections(String poolName, Settings settings) {
+    HeldConnections(String poolName, @Nullable String url, Settings settings) {
         this.poolName = poolName;
+        this.url = url;
         this.settings = settings;
-        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, settings.networkTimeout().toMilliseconds());
-        this.bounding = networkTimeoutMillis > 0;
+        this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, settings.networkTimeout().toMilliseconds());
+        this.bounding = timeoutMillis > 0;
         this.borrowed = settings.abandonAfter().toNanoseconds() > 0 ? new ConcurrentHashMap<>() : null;
     }
 
-    /** @return what the start's log line says of this pool's bounds */
+    /** @return the start's log line about this pool's bounds */
     String describe() {
-        String bound = bounding ? "a database call silent for " + settings.networkTimeout() + " fails (networkTimeout)"
-            : "no network timeout (networkTimeout: 0)";
-        return bound + (borrowed == null ? "" : "; a connection held past " + settings.abandonAfter()
-            + " is aborted and its place freed (removeAbandoned)");
+        return (bounding ? "a database call silent for " + settings.networkTimeout() + " fails (networkTimeout)"
+            : "no network timeout (networkTimeout: 0)") + (borrowed == null ? "" : "; a connection held past "
+            + settings.abandonAfter() + " is aborted and its place freed (removeAbandoned)");
     }
 
     synchronized void started(HikariDataSource pool) {
@@ -71,7 +69,7 @@ final class HeldConnections {
                 thread.setDaemon(true);
                 return thread;
             });
-            sweeper.scheduleWithFixedDelay(() -> sweep(pool), period, period, TimeUnit.MILLISECONDS);
+            sweeper.scheduleWithFixedDelay(() -> sweep(pool, borrowed), period, period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -80,15 +78,25 @@ final class HeldConnections {
             sweeper.shutdownNow();
             sweeper = null;
         }
-        if (borrowed != null) {
-            borrowed.clear();
-        }
     }
 
-    /** @return {@code connection}, HikariCP's, bounded and tracked */
-    Connection borrowed(Connection connection) throws SQLException {
-        if (bounding && connection.getNetworkTimeout() != networkTimeoutMillis) {
-            bound(connection);
+    /** @return a connection of HikariCP's, bounded and tracked */
+    Connection borrow(HikariDataSource pool) throws SQLException {
+        Connection connection = null;
+        try {
+            connection = pool.getConnection();
+            if (bounding && connection.getNetworkTimeout() != timeoutMillis) {
+                bound(connection);
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (connection != null) {
+                connection.close();
+            } else if (failingSince.compareAndSet(0, System.nanoTime())) {
+                // the line that says why the service is down
+                LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(),
+                    e.getCause() == null ? "" : " (caused by " + e.getCause() + ")");
+            }
+            throw e;
         }
         if (borrowed != null) {
             borrowed.put(connection, new Borrowed(System.nanoTime(),
@@ -102,59 +110,48 @@ final class HeldConnections {
         return connection;
     }
 
-    /** Logs the first failed borrow of an outage, with its cause: the line that says why the service was down. */
-    void failed(SQLException e) {
-        if (failingSince.compareAndSet(0, System.nanoTime())) {
-            Throwable cause = e.getCause();
-            LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(),
-                cause == null || cause == e ? "" : " (caused by " + cause + ")");
-        }
-    }
-
     private void bound(Connection connection) throws SQLException {
+        String ignored;
         try {
-            connection.setNetworkTimeout(IN_PLACE, networkTimeoutMillis);
-        } catch (SQLFeatureNotSupportedException | AbstractMethodError | UnsupportedOperationException e) {
-            unbounded(connection, e.toString());
-            return;
-        }
-        if (!driverChecked) {
-            driverChecked = true;
-            // a driver that accepts the call and ignores it (H2) reports its own timeout unchanged
-            Connection driver = connection.unwrap(Connection.class);
-            if (driver.getNetworkTimeout() != networkTimeoutMillis) {
-                unbounded(connection, driver.getClass().getName() + " ignores setNetworkTimeout");
+            connection.setNetworkTimeout(IN_PLACE, timeoutMillis);
+            if (driverChecked) {
+                return;
             }
+            driverChecked = true;
+            // a driver that accepts the call and ignores it (H2) still reports its own timeout
+            Connection driver = connection.unwrap(Connection.class);
+            if (driver.getNetworkTimeout() == timeoutMillis) {
+                return;
+            }
+            ignored = driver.getClass().getName() + " ignores setNetworkTimeout";
+        } catch (SQLFeatureNotSupportedException | AbstractMethodError | UnsupportedOperationException e) {
+            ignored = e.toString();
         }
-    }
-
-    private void unbounded(Connection connection, String why) throws SQLException {
         bounding = false;
-        String url = connection.getMetaData().getURL();
-        // an embedded database has no network to go silent
-        if (url == null || !url.startsWith("jdbc:h2:") || url.startsWith("jdbc:h2:tcp:")
-            || url.startsWith("jdbc:h2:ssl:")) {
+        // an embedded H2 database has no network to go silent
+        if (url == null || !url.startsWith("jdbc:h2:") || url.matches("jdbc:h2:(tcp|ssl):.*")) {
             LOGGER.warn("Pool {}: networkTimeout cannot bound a call to a silent database with this driver ({}): "
                 + "such a call waits until TCP gives up; set the driver's own socket timeout in properties", poolName,
-                why);
+                ignored);
         }
     }
 
-    private void sweep(HikariDataSource pool) {
+    private void sweep(HikariDataSource pool, Map<Connection, Borrowed> tracked) {
         long now = System.nanoTime();
-        borrowed.forEach((connection, held) -> {
+        tracked.forEach((connection, held) -> {
             try {
+                long aborted = held.abortedNanos().get();
                 if (connection.isClosed()) {
-                    borrowed.remove(connection);
-                } else if (held.abortedNanos().get() == 0
-                    && now - held.sinceNanos() >= settings.abandonAfter().toNanoseconds()) {
+                    tracked.remove(connection);
+                } else if (aborted == 0 && now - held.sinceNanos() >= settings.abandonAfter().toNanoseconds()) {
                     held.abortedNanos().set(now);
-                    LOGGER.warn("Pool {}: aborting a connection held for more than {} (removeAbandoned)", poolName,
-                        settings.abandonAfter(), held.stack());
+                    LOGGER.warn("Pool {}: aborting a connection held for more than {} (removeAbandoned): its "
+                        + "borrower's calls fail from now on; its place is freed when it is closed, or a second later "
+                        + "if it is not", poolName, settings.abandonAfter(), held.stack());
                     connection.abort(IN_PLACE);
-                } else if (held.abortedNanos().get() != 0 && now - held.abortedNanos().get() > EVICT_AFTER_ABORT_NANOS) {
-                    // its borrower has not closed it: HikariCP closes it and frees its place
-                    borrowed.remove(connection);
+                } else if (aborted != 0 && now - aborted > TimeUnit.SECONDS.toNanos(1)) {
+                    // closed by HikariCP, which frees its place (a borrower woken by the abort has closed it by now)
+                    tracked.remove(connection);
                     pool.evictConnection(connection);
                 }
             } catch (SQLException | RuntimeException e) {

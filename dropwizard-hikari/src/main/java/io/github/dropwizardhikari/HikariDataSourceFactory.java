@@ -13,7 +13,6 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
-import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -30,7 +29,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -172,7 +170,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     /** Set on each borrowed connection through JDBC's {@code setNetworkTimeout}; 0: none. */
     @NotNull
-    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
     private Duration networkTimeout = Duration.seconds(30);
 
     @JsonAlias("connectionTestQuery")

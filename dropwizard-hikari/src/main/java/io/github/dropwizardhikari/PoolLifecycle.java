@@ -56,7 +56,7 @@ final class PoolLifecycle {
         this.metrics = metrics;
         this.extensions = List.copyOf(extensions);
         this.healthChecks = healthChecks;
-        this.held = new HeldConnections(config.getPoolName(), holds);
+        this.held = new HeldConnections(config.getPoolName(), config.getJdbcUrl(), holds);
     }
 
     static String metricName(String poolName, String metric) {
@@ -143,24 +143,8 @@ final class PoolLifecycle {
     }
 
     private Connection borrow(HikariDataSource running, List<PoolHooks> hooks, int next) throws SQLException {
-        return next == hooks.size() ? fromHikari(running)
+        return next == hooks.size() ? held.borrow(running)
             : hooks.get(next).borrow(() -> borrow(running, hooks, next + 1));
-    }
-
-    private Connection fromHikari(HikariDataSource running) throws SQLException {
-        Connection connection;
-        try {
-            connection = running.getConnection();
-        } catch (SQLException e) {
-            held.failed(e);
-            throw e;
-        }
-        try {
-            return held.borrowed(connection);
-        } catch (SQLException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
     }
 
     /** Counts a borrow refused by the stopping pool in {@code ConnectionTimeoutRate}, with every failed borrow. */

@@ -45,6 +45,8 @@ import java.util.Optional;
  *     named)</li>
  *     <li>{@code hikari-fair-borrowing}: the same with the {@code fair-borrowing} extension named, so the gate's cost
  *     is the difference</li>
+ *     <li>{@code hikari-no-network-timeout} (only when named with {@code -p pool=...}): {@code hikari} with
+ *     {@code networkTimeout: 0}, so the cost of setting the network timeout on each borrow is the difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
  *     ConnectionState and StatementFinalizer interceptors</li>
@@ -107,6 +109,11 @@ public class Pools {
                 raw(config);
             }
             case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
+            case "hikari-no-network-timeout" -> {
+                HikariDataSourceFactory unbounded = hikari();
+                unbounded.setNetworkTimeout(Duration.seconds(0));
+                managed(unbounded.build(new MetricRegistry(), "hikari"));
+            }
             case "hikari-fair-borrowing" -> {
                 HikariDataSourceFactory fair = hikari();
                 fair.setExtensions(List.of(new FairBorrowing()));

@@ -38,6 +38,20 @@ final class FaultReport {
             in milliseconds. For a health page that answers at once from the first moment, schedule the checks in \
             Dropwizard's `health:` block and point the load balancer at its `/health-check`, which answers from \
             the last run (see [metrics-and-health.md](metrics-and-health.md#alert-on)).
+
+            ## A database that goes silent
+
+            The rows "Database silent ..." and "The same failover ..." come from `SilentDatabasePostgresIT`: a TCP \
+            proxy stops passing bytes without closing anything, as a network blackhole, a hung server or a failover \
+            to a new address looks to a client. `hikari:` bounds a call on a silent connection with \
+            `networkTimeout` (3 s there, 30 s by default; see \
+            [configuration.md](configuration.md#held-connections-bounded)): a request fails within \
+            `maxWaitForConnection` plus `networkTimeout`, and after a failover the pool serves again once that \
+            bound has passed and a new connection is open. Tomcat's pools wait on the socket: through the silence \
+            when it ends, and when it does not, until the kernel gives up (about 15 minutes on Linux), unless \
+            `removeAbandoned` is on. The admin `/healthcheck` runs Dropwizard's checks one after another (each \
+            pool's Jdbi or Hibernate check, a borrow and a test, and each pool's own check), so it takes up to the \
+            sum of their bounds; the `health:` block above answers at once.
             """);
 
     private final String page;

@@ -225,11 +225,12 @@ class SilentDatabasePostgresIT {
             }
             // what the stop left: the proxy lets a silenced connection go once its client closes it
             int left;
+            int threads;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((left = backends(applicationName)) > 0 && System.nanoTime() < deadline) {
+            while (((left = backends(applicationName)) > 0 | (threads = poolThreads()) > 0)
+                && System.nanoTime() < deadline) {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            int threads = poolThreads();
             proxy.close();
             loops.shutdown();
             assertThat(loops.awaitTermination(30, TimeUnit.SECONDS)).as("request loops ended").isTrue();
