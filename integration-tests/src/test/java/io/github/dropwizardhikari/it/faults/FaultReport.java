@@ -41,8 +41,8 @@ final class FaultReport {
 
             ## A database that goes silent
 
-            The rows "Database silent ..." and "The same failover ..." come from `SilentDatabasePostgresIT`: a TCP \
-            proxy stops passing bytes without closing anything, as a network blackhole, a hung server or a failover \
+            The rows "Database silent ...", "The same failover ..." and "Both connections ..." come from \
+            `SilentDatabasePostgresIT`. In the first two, a TCP proxy stops passing bytes without closing anything, as a network blackhole, a hung server or a failover \
             to a new address looks to a client. `hikari:` bounds a call on a silent connection with \
             `networkTimeout` (3 s there, 30 s by default; see \
             [configuration.md](configuration.md#held-connections-bounded)): a request fails within \

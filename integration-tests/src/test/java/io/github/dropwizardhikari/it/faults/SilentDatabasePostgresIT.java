@@ -1,6 +1,11 @@
 package io.github.dropwizardhikari.it.faults;
 
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
@@ -42,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * silent for a while then back, and silent for good while new connections reach the database (a failover), with and
  * without Tomcat's {@code removeAbandoned}. Measured: the slowest request, when the application serves again, the
  * admin {@code /healthcheck}'s answer time, and what is left after {@code stop()} (server connections, pool
- * threads). Short settings: {@code maxSize: 4}, {@code maxWaitForConnection: 2s}, {@code networkTimeout: 3s}.
+ * threads). Short settings: {@code maxSize: 4}, {@code maxWaitForConnection: 2s}, {@code networkTimeout: 3s}. And
+ * {@code removeAbandoned} on connections borrowed and never closed, on a pool of 2.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SilentDatabasePostgresIT {
@@ -127,6 +133,60 @@ class SilentDatabasePostgresIT {
                 .isBetween(0L, ABANDON_MILLIS + 1_000 + 2_000);
             assertThat(run.leftConnections()).as("server connections left").isZero();
             assertThat(run.leftThreads()).as("pool threads left").isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolConfiguration.class)
+    @SuppressWarnings("deprecation")
+    void connectionsNeverClosedWithRemoveAbandoned(PoolConfiguration pool) throws Exception {
+        String name = "it-silent-leak-" + pool.label();
+        TestDatabase target = database.withUrl(TestDatabase.withParameter(database.url(), "ApplicationName", name));
+        Duration wait = Duration.seconds(1);
+        Duration abandon = Duration.milliseconds(ABANDON_MILLIS);
+        ManagedDataSource dataSource;
+        if (pool.isHikari()) {
+            HikariDataSourceFactory factory = pool.hikariFactory(target, 2, wait);
+            factory.setRemoveAbandoned(true);
+            factory.setRemoveAbandonedTimeout(abandon);
+            dataSource = factory.build(new MetricRegistry(), name);
+        } else {
+            DataSourceFactory factory = PoolConfiguration.tomcat(target, 2, wait);
+            if (pool == PoolConfiguration.TOMCAT_SAFE) {
+                PoolConfiguration.safe(factory, DataSourceFactory.TransactionIsolation.READ_COMMITTED, null);
+            }
+            factory.setRemoveAbandoned(true);
+            factory.setRemoveAbandonedTimeout(abandon);
+            dataSource = factory.build(new MetricRegistry(), name);
+        }
+        dataSource.start();
+        try {
+            // both connections borrowed and never closed
+            Connection first = dataSource.getConnection();
+            Connection second = dataSource.getConnection();
+            long leakedAt = System.nanoTime();
+            long reclaimedAfter = -1;
+            while (System.nanoTime() - leakedAt < TimeUnit.SECONDS.toNanos(15)) {
+                if (Requests.selectOne(dataSource)) {
+                    reclaimedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - leakedAt);
+                    break;
+                }
+            }
+            int serverConnections = backends(name);
+            report.record("Both connections of a pool of 2 borrowed and never closed, `removeAbandoned: true`, "
+                + "`removeAbandonedTimeout: 3s` (Tomcat's cleaner runs every `evictionInterval`, 5 s by default): a "
+                + "borrow succeeds again after, server connections then, the leaked connections", pool,
+                (reclaimedAfter < 0 ? "no borrow succeeded within 15 s" : "after " + reclaimedAfter + " ms")
+                    + ", " + serverConnections + " server connections, leaked ones closed: " + first.isClosed()
+                    + " / " + second.isClosed());
+            if (pool.isHikari()) {
+                // held 3 s, aborted at the next sweep (within 1 s), evicted a second later, then a borrow's wait
+                assertThat(reclaimedAfter).as("ms until a borrow succeeded").isBetween(ABANDON_MILLIS,
+                    ABANDON_MILLIS + 3_000 + 1_000);
+                assertThat(serverConnections).as("server connections (maxSize 2)").isLessThanOrEqualTo(2);
+            }
+        } finally {
+            dataSource.stop();
         }
     }
 
