@@ -54,11 +54,11 @@ final class HeldConnections {
         this.borrowed = settings.abandonAfter().toNanoseconds() > 0 ? new ConcurrentHashMap<>() : null;
     }
 
-    /** @return the start's log line about this pool's bounds */
+    /** @return what the start's log line says of this pool's bounds */
     String describe() {
-        return (bounding ? "a database call silent for " + settings.networkTimeout() + " fails (networkTimeout)"
-            : "no network timeout (networkTimeout: 0)") + (borrowed == null ? "" : "; a connection held past "
-            + settings.abandonAfter() + " is aborted and its place freed (removeAbandoned)");
+        return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)" : "0 (none)")
+            + (borrowed == null ? "" : ", removeAbandonedTimeout " + settings.abandonAfter().toMilliseconds()
+            + " ms (a connection held that long is aborted)");
     }
 
     synchronized void started(HikariDataSource pool) {

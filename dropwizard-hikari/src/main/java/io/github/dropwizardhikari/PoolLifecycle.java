@@ -90,7 +90,6 @@ final class PoolLifecycle {
             throw e;
         }
         hooks = List.copyOf(attached);
-        LOGGER.info("Pool {}: {}", config.getPoolName(), held.describe());
         held.started(started);
         try {
             hooks.forEach(hook -> hook.started(started));
@@ -106,9 +105,9 @@ final class PoolLifecycle {
             removeMetrics();
             throw e;
         }
-        LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, extensions: {}",
-            config.getPoolName(), hikariVersion(), attempt.getMinimumIdle(), attempt.getMaximumPoolSize(),
-            attempt.getConnectionTimeout(), extensions.isEmpty() ? "none" : extensions.stream()
+        LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, {}, "
+            + "extensions: {}", config.getPoolName(), hikariVersion(), attempt.getMinimumIdle(),
+            attempt.getMaximumPoolSize(), attempt.getConnectionTimeout(), held.describe(), extensions.isEmpty() ? "none" : extensions.stream()
                 .map(PoolLifecycle::typeName).collect(Collectors.joining(", ")));
         return started;
     }
