@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -33,11 +34,12 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An admin task on the pool named by {@code pool}, or on the only pool: {@code pool-evict}, {@code pool-suspend},
- * {@code pool-resume}, {@code pool-resize} ({@link ChangeTasks}) and {@code pool-status} ({@link StatusTask}), each
- * a POST to {@code /tasks/<name>}. One set serves every block of the application that names the extension:
- * Dropwizard's task servlet keeps one task per name (5.0 replaces an earlier one silently), so a second block adds
- * its pools to the set the first one registered, which the admin context holds as an attribute.
+ * An admin task on the pool named by {@code pool}, or on the only pool: {@code pool-status} ({@link StatusTask}) and,
+ * for the blocks whose {@code changeTasks} list them, {@code pool-evict}, {@code pool-suspend}, {@code pool-resume},
+ * {@code pool-resize} ({@link ChangeTasks}), each a POST to {@code /tasks/<name>}. One set serves every block of the
+ * application that names the extension: Dropwizard's task servlet keeps one task per name (5.0 replaces an earlier
+ * one silently), so a later block adds its pools to the set the first one registered, which the admin context holds
+ * as an attribute, and a change task is registered when the first block lists it.
  */
 abstract class PoolTask extends Task {
     static final String POOL = "pool";
@@ -114,7 +116,8 @@ abstract class PoolTask extends Task {
                 return open.get(0);
             }
             if (open.isEmpty()) {
-                throw conflict("no pool of a block that names the operations extension has been built yet");
+                throw conflict("no pool of a block that names the operations extension has been built yet"
+                    + servedPools());
             }
             throw badRequest("this application has several pools (" + names + "); name one with pool=<name>");
         }
@@ -122,7 +125,12 @@ abstract class PoolTask extends Task {
             .filter(pool -> pool.getPoolName().equals(wanted.get()))
             .findFirst()
             .orElseThrow(() -> badRequest("no pool named '" + wanted.get() + "'; the pools are: "
-                + (names.isEmpty() ? "none yet" : names)));
+                + (names.isEmpty() ? "none yet" : names) + servedPools()));
+    }
+
+    private String servedPools() {
+        return this instanceof StatusTask ? "" : " (" + getName() + " is on for the pools whose block lists it in "
+            + "the operations extension's changeTasks)";
     }
 
     /** @return the parameter's only value; a blank value counts as not given, two values as a refusal */
@@ -148,36 +156,70 @@ abstract class PoolTask extends Task {
         }
     }
 
-    /** Adds the tasks to the environment's admin port, or {@code pools} to the tasks a block added before. */
-    static void register(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) {
+    /**
+     * Adds {@code pool-status} and the change tasks listed to the environment's admin port, or {@code pools} to the
+     * tasks a block added before.
+     */
+    static void register(Environment environment, Supplier<List<ManagedHikariDataSource>> pools,
+                         Set<ChangeTask> changeTasks) {
         MutableServletContextHandler admin = environment.getAdminContext();
         synchronized (admin) {
             Object registered = admin.getAttribute(Blocks.class.getName());
             Blocks blocks = registered instanceof Blocks known ? known : new Blocks();
             if (registered == null) {
                 admin.setAttribute(Blocks.class.getName(), blocks);
-                List<PoolTask> tasks = List.of(new ChangeTasks.EvictTask(blocks::pools),
-                    new ChangeTasks.SuspensionTask(blocks::pools, true),
-                    new ChangeTasks.SuspensionTask(blocks::pools, false), new ChangeTasks.ResizeTask(blocks::pools),
-                    new StatusTask(blocks::pools));
-                tasks.forEach(environment.admin()::addTask);
-                environment.admin().addFilter(FILTER_NAME, new TaskFilter(tasks))
+                blocks.add(environment, new StatusTask(blocks::pools));
+                environment.admin().addFilter(FILTER_NAME, new TaskFilter(blocks.tasksByPath))
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks/*");
             }
-            blocks.add(requireNonNull(pools, "pools"));
+            for (ChangeTask task : changeTasks) {
+                if (!blocks.tasksByPath.containsKey("/" + task)) {
+                    blocks.add(environment, changeTask(task, () -> blocks.pools(task)));
+                }
+            }
+            blocks.add(requireNonNull(pools, "pools"), changeTasks);
         }
     }
 
-    /** Each block's pools, asked at every request, so a pool built after the tasks were registered is found too. */
-    static final class Blocks {
-        private final List<Supplier<List<ManagedHikariDataSource>>> blocks = new CopyOnWriteArrayList<>();
+    private static PoolTask changeTask(ChangeTask task, Supplier<List<ManagedHikariDataSource>> pools) {
+        return switch (task) {
+            case POOL_EVICT -> new ChangeTasks.EvictTask(pools);
+            case POOL_RESIZE -> new ChangeTasks.ResizeTask(pools);
+            case POOL_SUSPEND -> new ChangeTasks.SuspensionTask(pools, true);
+            case POOL_RESUME -> new ChangeTasks.SuspensionTask(pools, false);
+        };
+    }
 
-        void add(Supplier<List<ManagedHikariDataSource>> pools) {
-            blocks.add(pools);
+    /**
+     * Each block's pools, asked at every request, so a pool built after the tasks were registered is found too, and
+     * the tasks registered so far.
+     */
+    static final class Blocks {
+        private final List<Block> blocks = new CopyOnWriteArrayList<>();
+        // the task servlet finds a task by the path after /tasks
+        private final Map<String, PoolTask> tasksByPath = new ConcurrentHashMap<>();
+
+        private record Block(Supplier<List<ManagedHikariDataSource>> pools, Set<ChangeTask> changeTasks) {
         }
 
+        void add(Supplier<List<ManagedHikariDataSource>> pools, Set<ChangeTask> changeTasks) {
+            blocks.add(new Block(pools, Set.copyOf(changeTasks)));
+        }
+
+        void add(Environment environment, PoolTask task) {
+            environment.admin().addTask(task);
+            tasksByPath.put("/" + task.getName(), task);
+        }
+
+        /** @return the pools of every block that names the extension */
         List<ManagedHikariDataSource> pools() {
-            return blocks.stream().flatMap(block -> block.get().stream()).distinct().toList();
+            return blocks.stream().flatMap(block -> block.pools().get().stream()).distinct().toList();
+        }
+
+        /** @return the pools of the blocks that list {@code task} */
+        List<ManagedHikariDataSource> pools(ChangeTask task) {
+            return blocks.stream().filter(block -> block.changeTasks().contains(task))
+                .flatMap(block -> block.pools().get().stream()).distinct().toList();
         }
     }
 
@@ -186,11 +228,11 @@ abstract class PoolTask extends Task {
      * log: a refusal gets its own status (400 or 409) and message here instead.
      */
     static final class TaskFilter implements Filter {
-        private final Map<String, PoolTask> tasksByPath = new LinkedHashMap<>();
+        private final Map<String, PoolTask> tasksByPath;
 
-        TaskFilter(List<PoolTask> tasks) {
-            // the task servlet finds a task by the path after /tasks
-            tasks.forEach(task -> tasksByPath.put("/" + task.getName(), task));
+        /** @param tasksByPath the tasks by {@code /<name>}, to which later blocks may add */
+        TaskFilter(Map<String, PoolTask> tasksByPath) {
+            this.tasksByPath = tasksByPath;
         }
 
         @Override

@@ -15,6 +15,7 @@ class OperationsConfigurationTest {
         OperationsExtension operations = operations(FactoryFixtures.parse("operations_minimal.yml"));
 
         assertThat(operations.isAdminTasks()).isTrue();
+        assertThat(operations.getChangeTasks()).as("no task that changes a pool unless listed").isEmpty();
         assertThat(operations.isSizingLog()).isTrue();
         assertThat(operations.getPooler()).isEqualTo(PoolerMode.NONE);
         assertThat(operations.isTomcatMetricNames()).isFalse();
@@ -30,6 +31,37 @@ class OperationsConfigurationTest {
         assertThat(operations.isSizingLog()).isFalse();
         assertThat(operations.getPooler()).isEqualTo(PoolerMode.TRANSACTION);
         assertThat(operations.isTomcatMetricNames()).isTrue();
+    }
+
+    @Test
+    void changeTasksListsTheTasksThatChangeAPool() throws Exception {
+        OperationsExtension operations = operations(FactoryFixtures.parse("operations_change_tasks.yml"));
+
+        assertThat(operations.getChangeTasks()).containsExactlyInAnyOrder(ChangeTask.values());
+        assertThat(operations.getChangeTasks()).extracting(ChangeTask::toString)
+            .containsExactlyInAnyOrder("pool-evict", "pool-resize", "pool-suspend", "pool-resume");
+    }
+
+    @Test
+    void anUnknownChangeTaskIsRefusedWithTheTasksItTakes() {
+        assertThatThrownBy(() -> FactoryFixtures.parse("invalid_change_task.yml"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("changeTasks takes pool-evict, pool-resize, pool-suspend, pool-resume, not "
+                + "'pool-restart'");
+    }
+
+    @Test
+    void suspendWithoutResumeIsRefused() {
+        assertThatThrownBy(() -> FactoryFixtures.parse("invalid_suspend_alone.yml"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("changeTasks lists pool-suspend and pool-resume together");
+    }
+
+    @Test
+    void changeTasksWithTheTasksOffIsRefused() {
+        assertThatThrownBy(() -> FactoryFixtures.parse("invalid_change_tasks_off.yml"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("changeTasks needs adminTasks: true");
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,7 +35,7 @@ class PoolTaskChecksTest {
             PoolTask.register(environment, () -> {
                 lookups.incrementAndGet();
                 return List.of(alpha);
-            });
+            }, EnumSet.allOf(ChangeTask.class));
         }
     }
 

@@ -81,6 +81,17 @@ class PoolTasksTest {
         assertThat(response.body()).contains("no pool named 'gamma'", "alpha, beta, lazy");
     }
 
+    /** beta's block does not list pool-resize: the task does not reach its pool. */
+    @Test
+    void aTaskItsBlockDoesNotListDoesNotReachThePool() throws Exception {
+        HttpResponse<String> resize = post("pool-resize?pool=beta&maxSize=3");
+
+        assertThat(resize.statusCode()).isEqualTo(400);
+        assertThat(resize.body()).contains("no pool named 'beta'; the pools are: alpha, lazy",
+            "pool-resize is on for the pools whose block lists it in the operations extension's changeTasks");
+        assertThat(running("beta").getMaximumPoolSize()).isEqualTo(2);
+    }
+
     @Test
     void statusPrintsStateCountsAndSettingsButNoSecret() throws Exception {
         try (Connection held = POOLS.get("alpha").getConnection()) {

@@ -10,10 +10,16 @@ import io.github.dropwizardhikari.PoolExtension;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -141,6 +147,107 @@ class TomcatMetricNamesTest {
             } finally {
                 pool.stop();
             }
+        }
+    }
+
+    /**
+     * A fixed pool of 8, as a user saw it with {@code created} 7 beside {@code size} 8: HikariCP 7.1 opens its first
+     * connection before its metrics tracker is attached, so {@code ConnectionCreation} alone misses it.
+     */
+    @Test
+    void aFullFixedPoolCountsEveryConnectionItCreated() throws Exception {
+        MetricRegistry registry = new MetricRegistry();
+        HikariDataSourceFactory hikari = new HikariDataSourceFactory();
+        hikari.setUrl("jdbc:h2:mem:hikari-fixed;DB_CLOSE_DELAY=-1");
+        hikari.setUser("sa");
+        hikari.setMaxSize(8);
+        hikari.setMinSize(8);
+        OperationsExtension operations = new OperationsExtension();
+        operations.setTomcatMetricNames(true);
+        operations.setSizingLog(false);
+        hikari.setExtensions(List.of(operations));
+        ManagedDataSource pool = hikari.build(registry, POOL);
+        pool.start();
+        try {
+            HikariDataSource running = pool.unwrap(HikariDataSource.class);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (running.getHikariPoolMXBean().getTotalConnections() < 8 && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            Map<String, Object> values = values(registry);
+
+            assertThat(values).containsEntry("size", 8).containsEntry("idle", 8).containsEntry("active", 0)
+                .containsEntry("created", 8L).containsEntry("released", 0L);
+            assertThat(registry.histogram(POOL + ".pool.ConnectionCreation").getCount())
+                .as("HikariCP's own count, without its first connection").isEqualTo(7);
+        } finally {
+            pool.stop();
+        }
+    }
+
+    /**
+     * Borrowers, returns and evictions while the gauges are read round after round: in every round tomcat-jdbc's
+     * relations hold ({@code active + idle <= size <= created}, {@code released = created - size},
+     * {@code borrowed >= returned + active}) and the counts never go down.
+     */
+    @Test
+    void eachRoundOfReadingsAgreesUnderLoad() throws Exception {
+        MetricRegistry registry = new MetricRegistry();
+        HikariDataSourceFactory hikari = new HikariDataSourceFactory();
+        hikari.setUrl("jdbc:h2:mem:hikari-load;DB_CLOSE_DELAY=-1");
+        hikari.setUser("sa");
+        hikari.setMaxSize(4);
+        hikari.setMinSize(2);
+        ManagedDataSource pool = hikari.build(registry, POOL);
+        pool.start();
+        ExecutorService borrowers = Executors.newFixedThreadPool(6);
+        AtomicBoolean running = new AtomicBoolean(true);
+        try {
+            HikariDataSource hikariPool = pool.unwrap(HikariDataSource.class);
+            TomcatMetricNames.register(registry, POOL, hikariPool.getHikariPoolMXBean());
+            List<Future<?>> work = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                int borrower = i;
+                work.add(borrowers.submit(() -> {
+                    for (int round = 0; running.get(); round++) {
+                        try (Connection connection = pool.getConnection()) {
+                            if (borrower == 0 && round % 50 == 0) {
+                                hikariPool.getHikariPoolMXBean().softEvictConnections();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Map<String, Object> previous = values(registry);
+            for (int round = 0; round < 300; round++) {
+                Map<String, Object> values = values(registry);
+                int active = (int) values.get("active");
+                int idle = (int) values.get("idle");
+                int size = (int) values.get("size");
+                long created = (long) values.get("created");
+                assertThat(active + idle).as("active + idle <= size in %s", values).isLessThanOrEqualTo(size);
+                assertThat(created).as("size <= created in %s", values).isGreaterThanOrEqualTo(size);
+                assertThat((long) values.get("released")).as("released in %s", values).isEqualTo(created - size);
+                assertThat((long) values.get("borrowed")).as("borrowed in %s", values)
+                    .isGreaterThanOrEqualTo((long) values.get("returned") + active);
+                for (String count : List.of("created", "borrowed", "returned")) {
+                    assertThat((long) values.get(count)).as("%s after %s", values, previous)
+                        .isGreaterThanOrEqualTo((long) previous.get(count));
+                }
+                previous = values;
+                TimeUnit.MILLISECONDS.sleep(2);
+            }
+            assertThat((long) previous.get("returned")).as("the borrowers ran").isPositive();
+            assertThat((long) previous.get("released")).as("the evictions closed connections").isPositive();
+            running.set(false);
+            for (Future<?> borrower : work) {
+                borrower.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            running.set(false);
+            borrowers.shutdownNow();
+            pool.stop();
         }
     }
 
