@@ -74,6 +74,7 @@ class CredentialRotationPostgresIT {
             + "  maxWaitForConnection: 5 seconds\n"
             + "  extensions:\n"
             + "    - type: operations\n"
+            + "      changeTasks: [pool-evict]\n"
             + "    - type: credential-files\n"
             + "      userFile: " + userFile + "\n"
             + "      passwordFile: " + passwordFile + "\n"
