@@ -1,9 +1,13 @@
 package io.github.dropwizardhikari.example;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.CheckCommand;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
@@ -15,10 +19,15 @@ import io.github.dropwizardhikari.example.data.GenerateQuestionsCommand;
 import io.github.dropwizardhikari.example.data.LoadQuestionsCommand;
 import io.github.dropwizardhikari.example.data.StartupSeeder;
 import io.github.dropwizardhikari.example.errors.DatabaseUnavailableExceptionMapper;
+import io.github.dropwizardhikari.example.errors.UnknownFieldExceptionMapper;
+import io.github.dropwizardhikari.example.errors.ViolationExceptionMapper;
 import io.github.dropwizardhikari.example.resources.PauseResource;
 import io.github.dropwizardhikari.example.resources.QuestionsResource;
 import org.jdbi.v3.core.Jdbi;
+import net.sourceforge.argparse4j.inf.Namespace;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The questions API (Stack Overflow questions looked up by owner), on HikariCP or on Dropwizard's Tomcat pool: the
@@ -27,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * ({@code example.yml}), not here.
  */
 public class QuestionsApplication extends Application<QuestionsConfiguration> {
+    private static final Logger LOGGER = LoggerFactory.getLogger(QuestionsApplication.class);
+
     @Nullable
     private volatile Jdbi jdbi;
 
@@ -46,6 +57,8 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
             bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         // dates as ISO-8601 strings, like the CSV, not as epoch seconds
         bootstrap.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        // a request body with a field the API does not take is refused (422 naming it), not stored without it
+        bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         bootstrap.addBundle(new HikariBundle<>() {
             @Override
             public @Nullable HikariDataSourceFactory getDataSourceFactory(QuestionsConfiguration configuration) {
@@ -66,12 +79,51 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
     public void run(QuestionsConfiguration configuration, Environment environment) throws Exception {
         Jdbi built = new JdbiFactory().build(environment, configuration.getDataSourceFactory(),
             QuestionsConfiguration.POOL_NAME);
-        new StartupSeeder(configuration.getSeed()).run(built);
+        seed(configuration.getSeed(), built);
         environment.jersey().register(new QuestionsResource(built, configuration.getMaxLimit(),
             configuration.getMaxUsersPerRequest()));
         environment.jersey().register(new PauseResource());
         environment.jersey().register(new DatabaseUnavailableExceptionMapper());
+        // every error in one format, Dropwizard's {"code": ..., "message": ...}
+        environment.jersey().register(new ViolationExceptionMapper());
+        environment.jersey().register(new UnknownFieldExceptionMapper());
         this.jdbi = built;
+    }
+
+    @Override
+    protected void addDefaultCommands(Bootstrap<QuestionsConfiguration> bootstrap) {
+        // Dropwizard's own two commands; a start refused with a reason already logged ends without a stack trace
+        bootstrap.addCommand(new ServerCommand<>(this) {
+            @Override
+            public void onError(Cli cli, Namespace namespace, Throwable e) {
+                if (!(e instanceof CannotStartException)) {
+                    super.onError(cli, namespace, e);
+                }
+            }
+        });
+        bootstrap.addCommand(new CheckCommand<>(this));
+    }
+
+    /**
+     * Seeds the database when the configuration asks for it; a database that does not answer ends the start with
+     * one ERROR line naming the setting that needs it.
+     */
+    private static void seed(SeedConfiguration seed, Jdbi jdbi) throws Exception {
+        try {
+            new StartupSeeder(seed).run(jdbi);
+        } catch (Exception e) {
+            if (!DatabaseUnavailableExceptionMapper.isConnectionFailure(e)) {
+                throw e;
+            }
+            String setting = seed.isMigrateOnStart() ? "seed.migrateOnStart: true (migrate the schema at start)"
+                : "seed.rows: " + seed.getRows() + " (fill an empty table at start)";
+            String message = "Cannot start: " + setting + " needs the database, which does not answer ("
+                + DatabaseUnavailableExceptionMapper.rootMessage(e) + "). Start the database first, or set "
+                + "seed.migrateOnStart: false and seed.rows: 0 to start without it (then run db migrate and "
+                + "load-questions once it answers)";
+            LOGGER.error(message);
+            throw new CannotStartException(message);
+        }
     }
 
     /** @return the application's Jdbi, once {@link #run} has built it (tests use it to hold connections) */

@@ -73,6 +73,15 @@ final class ExampleJar implements AutoCloseable {
         return get(URI.create("http://127.0.0.1:" + adminPort + path), limit);
     }
 
+    /** @return the process's exit status, once it has ended, within {@code limit} */
+    int exitStatus(Duration limit) throws InterruptedException {
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("the example was still running after " + limit + " (output in " + output
+                + ")");
+        }
+        return process.exitValue();
+    }
+
     List<String> outputLines() throws IOException {
         return Files.readAllLines(output, StandardCharsets.UTF_8);
     }

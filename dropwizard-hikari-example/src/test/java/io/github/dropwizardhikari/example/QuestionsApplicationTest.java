@@ -196,7 +196,7 @@ class QuestionsApplicationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badRequests")
-    void badInputNamesTheParameter(String request, int status, String message) {
+    void badInputNamesTheParameter(String request, int status, String message) throws Exception {
         String[] parts = request.split(" ", 2);
         Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
             .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
@@ -204,7 +204,65 @@ class QuestionsApplicationTest {
 
         assertThat(response.getStatus()).isEqualTo(status);
         assertThat(response.getMediaType().toString()).startsWith("application/json");
-        assertThat(response.readEntity(String.class)).contains(message);
+        String body = response.readEntity(String.class);
+        assertThat(body).contains(message);
+        assertOneErrorFormat(body, status);
+    }
+
+    /** Every error of the API in Dropwizard's {@code {"code": ..., "message": ...}}, never {@code {"errors": [...]}}. */
+    private void assertOneErrorFormat(String body, int status) throws Exception {
+        JsonNode error = json.readTree(body);
+        assertThat(error.fieldNames()).toIterable().as(body).containsExactly("code", "message");
+        assertThat(error.get("code").asInt()).isEqualTo(status);
+    }
+
+    /** A body the API cannot honour as sent is refused with 422 naming the field, and nothing is stored. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedBodies")
+    void aBodyItCannotHonourIsRefusedNamingTheField(String what, String method, String body, String message)
+        throws Exception {
+        long before = questionsOf(HIKARI_H2, 4242).size();
+        String path = method.equals("POST") ? "/questions" : "/questions/1";
+        Response response = HIKARI_H2.client().target(url(HIKARI_H2, path)).request()
+            .method(method, Entity.entity(body, MediaType.APPLICATION_JSON));
+
+        assertThat(response.getStatus()).as(what).isEqualTo(422);
+        String answer = response.readEntity(String.class);
+        assertThat(answer).as(what).contains(message);
+        assertOneErrorFormat(answer, 422);
+        assertThat(questionsOf(HIKARI_H2, 4242)).hasSize((int) before);
+        assertThat(json.readTree(HIKARI_H2.client().target(url(HIKARI_H2, "/questions/1")).request()
+            .get(String.class)).get("ownerUserId").asLong()).as("question 1 unchanged").isNotEqualTo(4242);
+    }
+
+    static Stream<Arguments> refusedBodies() {
+        String valid = "\"creationDate\":\"2024-05-01T10:00:00Z\",\"score\":3,\"ownerUserId\":4242,\"answerCount\":0";
+        return Stream.of(
+            Arguments.of("an id in a create", "POST", "{\"id\":7," + valid + "}",
+                "id is not a field of this body; it takes answerCount, closedDate, creationDate, deletionDate, "
+                    + "ownerUserId, score"),
+            Arguments.of("an id in an update", "PUT", "{\"id\":1," + valid + "}", "id is not a field of this body"),
+            Arguments.of("an unknown field", "POST", "{" + valid + ",\"tags\":[\"java\"]}",
+                "tags is not a field of this body"),
+            Arguments.of("closedDate before creationDate", "POST",
+                "{" + valid + ",\"closedDate\":\"2024-04-30T10:00:00Z\"}", "closedDate must not be before creationDate"),
+            Arguments.of("deletionDate before creationDate", "PUT",
+                "{" + valid + ",\"deletionDate\":\"2020-01-01T00:00:00Z\"}",
+                "deletionDate must not be before creationDate"),
+            Arguments.of("two violations", "POST", "{\"score\":1,\"answerCount\":-1}",
+                "answerCount must be greater than or equal to 0; creationDate must not be null"));
+    }
+
+    @Test
+    void theOtherErrorsShareTheFormat() throws Exception {
+        Response malformed = HIKARI_H2.client().target(url(HIKARI_H2, "/questions")).request()
+            .post(Entity.entity("{\"creationDate\":", MediaType.APPLICATION_JSON));
+        assertThat(malformed.getStatus()).isEqualTo(400);
+        assertOneErrorFormat(malformed.readEntity(String.class), 400);
+
+        Response unknownPath = HIKARI_H2.client().target(url(HIKARI_H2, "/answers")).request().get();
+        assertThat(unknownPath.getStatus()).isEqualTo(404);
+        assertOneErrorFormat(unknownPath.readEntity(String.class), 404);
     }
 
     static Stream<Arguments> badRequests() {
@@ -213,11 +271,14 @@ class QuestionsApplicationTest {
             Arguments.of("GET /questions?user=abc", 400, "query param user must be a whole number, not 'abc'"),
             Arguments.of("GET /questions/by-owners", 400, "query param users is required"),
             Arguments.of("GET /questions?user=99999999999999999999", 400, "query param user must be between "
-                + "-9223372036854775808 and 9223372036854775807, not '99999999999999999999'"),
+                + "1 and 9223372036854775807, not '99999999999999999999'"),
+            Arguments.of("GET /questions?user=-1", 400, "query param user must be between 1 and 9223372036854775807, "
+                + "not '-1'"),
+            Arguments.of("GET /questions?user=0", 400, "query param user must be between 1 and"),
             Arguments.of("GET /questions/by-owners?users=1,x", 400,
                 "each user id in query param users must be a whole number, not 'x'"),
             Arguments.of("GET /questions/by-owners?users=1,-99999999999999999999", 400,
-                "each user id in query param users must be between -9223372036854775808 and"),
+                "each user id in query param users must be between 1 and 9223372036854775807"),
             Arguments.of("GET /questions/first?limit=0", 400, "query param limit must be between 1 and 10000"),
             Arguments.of("GET /questions/first?limit=10001", 400, "query param limit must be between 1 and 10000"),
             Arguments.of("GET /questions/first?limit=many", 400, "query param limit must be a whole number"),

@@ -2,6 +2,7 @@ package io.github.dropwizardhikari.example;
 
 import io.github.dropwizardhikari.example.db.SchemaMigration;
 import org.h2.tools.Server;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -91,6 +92,28 @@ class StartWithTheDatabaseDownIT {
             } finally {
                 database.stop();
             }
+        }
+    }
+
+    /**
+     * {@code example.yml} as it is (it migrates and seeds at start) with its database down and the pool set to start
+     * without it: the application says in one ERROR line which setting needs the database and why it cannot have it,
+     * and exits with status 1, without a stack trace.
+     */
+    @Test
+    void withTheSeedOnItSaysInOneErrorLineWhyItCannotStart() throws Exception {
+        RefusedPort databasePort = RefusedPort.take();
+        String url = "jdbc:h2:tcp://127.0.0.1:" + databasePort.port + "/mem:down;DB_CLOSE_DELAY=-1";
+        try (databasePort; ExampleJar app = new ExampleJar("hikari.initialSize=0", "hikari.minSize=0",
+            "hikari.url=" + url, "-Dh2.socketConnectRetry=0")) {
+            assertThat(app.exitStatus(START_LIMIT)).as("exit status (output in %s)", app.output).isEqualTo(1);
+            List<String> lines = app.outputLines();
+
+            assertThat(lines).as("the output: %s", lines).filteredOn(line -> line.startsWith("ERROR"))
+                .singleElement().asString()
+                .contains("Cannot start: seed.migrateOnStart: true (migrate the schema at start) needs the database, "
+                    + "which does not answer (", "Connection refused", "set seed.migrateOnStart: false and seed.rows: 0");
+            assertThat(lines).as("no stack trace: %s", lines).noneMatch(line -> line.startsWith("\tat "));
         }
     }
 

@@ -38,7 +38,8 @@ public class DatabaseUnavailableExceptionMapper extends LoggingExceptionMapper<J
             .build();
     }
 
-    static boolean isConnectionFailure(Throwable exception) {
+    /** @return whether the exception, or a cause of it, says the database cannot be reached */
+    public static boolean isConnectionFailure(Throwable exception) {
         if (exception instanceof ConnectionException) {
             return true;
         }
@@ -58,7 +59,8 @@ public class DatabaseUnavailableExceptionMapper extends LoggingExceptionMapper<J
             && (sqlState.startsWith(CONNECTION_STATE_CLASS) || sqlState.startsWith(POSTGRES_OPERATOR_INTERVENTION));
     }
 
-    private static String rootMessage(Throwable exception) {
+    /** @return the message of the exception's deepest cause */
+    public static String rootMessage(Throwable exception) {
         Throwable root = exception;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

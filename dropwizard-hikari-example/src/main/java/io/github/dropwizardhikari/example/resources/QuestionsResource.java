@@ -47,10 +47,13 @@ public class QuestionsResource {
         this.maxUsersPerRequest = maxUsersPerRequest;
     }
 
-    /** {@code GET /questions?user=87}: the questions of one owner, over the owner index. */
+    /**
+     * {@code GET /questions?user=87}: the questions of one owner, over the owner index. Owner ids are positive, as a
+     * question's {@code ownerUserId} must be, so {@code user=-1} is refused rather than answered with no questions.
+     */
     @GET
     public List<Question> byOwner(@QueryParam("user") String user) {
-        long owner = WholeNumbers.parse("query param user", user);
+        long owner = WholeNumbers.parse("query param user", user, 1, Long.MAX_VALUE);
         return jdbi.withExtension(QuestionDao.class, dao -> dao.findByOwner(owner));
     }
 
@@ -162,7 +165,7 @@ public class QuestionsResource {
     private List<Long> parseUsers(String users) {
         Set<Long> owners = new LinkedHashSet<>();
         for (String part : users.split(",", -1)) {
-            owners.add(WholeNumbers.parse("each user id in query param users", part));
+            owners.add(WholeNumbers.parse("each user id in query param users", part, 1, Long.MAX_VALUE));
         }
         if (owners.size() > maxUsersPerRequest) {
             throw Errors.of(400, "query param users must name at most " + maxUsersPerRequest + " users");
