@@ -13,9 +13,18 @@ import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,14 +34,21 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>HikariCP 7.1 records a return ({@code recordConnectionUsageMillis}) in {@code recycle()}, before the
  * connection goes back to its bag, whichever object the application closed it through: the connection itself or a
  * statement's {@code getConnection()}. So the connections handed out are HikariCP's own, and no thread is ever
- * interrupted: a borrower waits at the gate for at most the pool's connection timeout, then, like any HikariCP
- * borrower, inside HikariCP (only when HikariCP has no connection to give for a place: the database is down, or
- * connections are being replaced).</p>
+ * interrupted.</p>
+ *
+ * <p>A borrower waits {@code maxWaitForConnection} in all. One that found a place free goes on to HikariCP, which
+ * waits for it up to that timeout. One that queued for its place goes on to HikariCP on its own thread only when
+ * HikariCP has a connection for every place (as many connections as places, and no borrow that skipped the gate
+ * waiting inside HikariCP): then the place it holds means a connection is idle or being returned. Otherwise a
+ * helper thread borrows for it, and it waits for the helper only for what is left of its time: a connection that
+ * comes later goes back to the pool, a refusal that comes later is not counted again.</p>
  *
  * <p>A borrowed connection that HikariCP closes itself (a fatal SQL state, {@code evictConnection} while borrowed)
- * is never recycled, so its return is never recorded. Once a second, and after each refusal, the gate counts the
- * places held against HikariCP's borrowed connections and the borrowers between gate and HikariCP, and gives back
- * the places no borrow holds, as far as three counts 20 ms apart agree.</p>
+ * is never recycled, so its return is never recorded, and HikariCP 7.1 tells nothing else of it (no tracker call,
+ * and its proxy reads as open until closed). The gate counts the places held against HikariCP's borrowed
+ * connections and the borrowers between gate and HikariCP, and gives back the places no borrow holds, as far as
+ * three counts 20 ms apart agree: when HikariCP creates a connection (it replaces a closed one in a pool of fixed
+ * size), after each refusal, and otherwise once a second.</p>
  *
  * <p>A borrow that did not pass the gate (HikariCP's own {@code ConnectivityCheck}, or the {@link HikariDataSource}
  * used directly) is recorded on its return all the same, so it takes a place when HikariCP records its borrow,
@@ -46,27 +62,33 @@ import java.util.concurrent.atomic.LongAdder;
  * borrower's time at the gate).</p>
  */
 final class BorrowGate implements PoolHooks {
-    private static final Long AT_ONCE = 0L;
-    // on a thread whose last borrow HikariCP recorded without a mark: it took a place (negative, unlike a mark)
-    private static final Long TOOK_PLACE = -1L;
+    private static final Passage AT_ONCE = new Passage(0, 0, 0);
+    // on a thread whose last borrow HikariCP recorded without a mark: it took a place
+    private static final Passage TOOK_PLACE = new Passage(0, 0, 0);
     private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
     };
     // more places than any pool has borrowers, far from the semaphore's limit of Integer.MAX_VALUE
     private static final int OPEN_WIDE = 1 << 30;
-    private static final long SWEEP_MILLIS = 1_000;
+    static final long SWEEP_MILLIS = 1_000;
     private static final long SAMPLE_MILLIS = 20;
     private static final int SAMPLES = 3;
+    private static final long HELPER_IDLE_SECONDS = 30;
 
     private final String poolName;
     private final MetricRegistry metrics;
     private final Places places;
     private final long configuredTimeoutMillis;
     private final Timer gateWait;
-    // on the borrowing thread while it is inside HikariCP: the nanoseconds queued at the gate; or TOOK_PLACE
-    private final ThreadLocal<Long> passed = new ThreadLocal<>();
-    // borrowers holding a place while inside HikariCP: striped, as every borrow counts here
+    // on the borrowing thread (or its helper) while it is inside HikariCP
+    private final ThreadLocal<Passage> passed = new ThreadLocal<>();
+    // borrows holding a place while inside HikariCP: striped, as every borrow counts here
     private final LongAdder inFlight = new LongAdder();
+    // helpers still inside HikariCP for a borrower that stopped waiting: no longer pending
+    private final AtomicInteger givenUp = new AtomicInteger();
+    private final LongAdder handedOff = new LongAdder();
     private final ScheduledThreadPoolExecutor sweeper;
+    private final ThreadPoolExecutor helpers;
+    private final long sweepMillis;
 
     private volatile IMetricsTracker recording = RECORDS_NOTHING;
     @Nullable
@@ -75,20 +97,32 @@ final class BorrowGate implements PoolHooks {
     private volatile int size;
 
     BorrowGate(String poolName, int size, long timeoutMillis, MetricRegistry metrics) {
+        this(poolName, size, timeoutMillis, metrics, SWEEP_MILLIS);
+    }
+
+    /** @param sweepMillis how often to look for places lost to connections HikariCP closed, short of any event */
+    BorrowGate(String poolName, int size, long timeoutMillis, MetricRegistry metrics, long sweepMillis) {
         this.poolName = poolName;
         this.metrics = metrics;
         this.places = new Places(size);
         this.size = size;
         this.configuredTimeoutMillis = timeoutMillis;
+        this.sweepMillis = sweepMillis;
         this.gateWait = metrics.register(waitName(), new Timer(LockFreeExponentiallyDecayingReservoir.builder()
             .build()));
         metrics.register(waitingName(), (Gauge<Integer>) this::waiting);
-        // its thread starts with the pool
-        this.sweeper = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, poolName + ":fair-borrowing");
+        // their threads start with the pool, and only when needed
+        this.sweeper = new ScheduledThreadPoolExecutor(1, daemon(poolName + ":fair-borrowing"));
+        this.helpers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, HELPER_IDLE_SECONDS, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), daemon(poolName + ":fair-borrowing-helper"));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
-        });
+        };
     }
 
     private String waitName() {
@@ -109,19 +143,32 @@ final class BorrowGate implements PoolHooks {
     public void started(HikariDataSource pool) {
         this.pool = pool;
         followResize();
-        sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
 
     /**
-     * Takes a place, waiting in arrival order if need be, then a connection from the rest of the borrow.
+     * Takes a place, waiting in arrival order if need be, then a connection from the rest of the borrow, within the
+     * connection timeout in all.
      *
-     * @throws SQLTransientConnectionException when no place came within the connection timeout
+     * @throws SQLTransientConnectionException when no connection came within the connection timeout
      */
     @Override
     public Connection borrow(Borrow next) throws SQLException {
         followResize();
-        passed.set(enter());
+        Passage passage = enter();
         inFlight.increment();
+        if (passage != AT_ONCE && !hasConnectionForEveryPlace()) {
+            Handoff handoff = new Handoff(passage);
+            if (handOff(handoff, next)) {
+                return await(handoff);
+            }
+            // no helper while the pool stops: HikariCP refuses here, at once
+        }
+        return borrowHere(next, passage);
+    }
+
+    private Connection borrowHere(Borrow next, Passage passage) throws SQLException {
+        passed.set(passage);
         boolean failed = true;
         try {
             Connection connection = next.get();
@@ -137,8 +184,8 @@ final class BorrowGate implements PoolHooks {
         }
     }
 
-    /** @return the nanoseconds this borrower queued at the gate */
-    private Long enter() throws SQLException {
+    /** @return how this borrower passed the gate: at once, or after queueing */
+    private Passage enter() throws SQLException {
         try {
             // the timed form with no wait honours the queue, where tryAcquire() would jump it; a free place costs
             // no clock reading
@@ -146,7 +193,8 @@ final class BorrowGate implements PoolHooks {
                 return AT_ONCE;
             }
             long start = System.nanoTime();
-            boolean placed = places.tryAcquire(timeoutMillis(), TimeUnit.MILLISECONDS);
+            long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis());
+            boolean placed = places.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
             long queued = System.nanoTime() - start;
             gateWait.update(queued, TimeUnit.NANOSECONDS);
             if (!placed) {
@@ -155,11 +203,15 @@ final class BorrowGate implements PoolHooks {
                 sweepSoon();
                 throw refused(queued);
             }
-            return queued;
+            return new Passage(start, queued, timeoutNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException(poolName + " - Interrupted during connection acquisition", e);
+            throw interrupted(e);
         }
+    }
+
+    private SQLException interrupted(InterruptedException e) {
+        return new SQLException(poolName + " - Interrupted during connection acquisition", e);
     }
 
     private long timeoutMillis() {
@@ -167,16 +219,142 @@ final class BorrowGate implements PoolHooks {
         return running == null ? configuredTimeoutMillis : running.getHikariConfigMXBean().getConnectionTimeout();
     }
 
+    /**
+     * Whether a borrower holding a place finds a connection in HikariCP at once: HikariCP has a connection for
+     * every place, nobody waits inside HikariCP (a borrow that skipped the gate could take the connection), and
+     * every connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
+     * order that catches a borrow that skipped the gate at each of its steps (waiting, lent a connection, place
+     * taken), and when they cannot tell, the answer is no.
+     */
+    private boolean hasConnectionForEveryPlace() {
+        HikariDataSource running = pool;
+        HikariPoolMXBean counts = running == null ? null : running.getHikariPoolMXBean();
+        if (counts == null) {
+            return false;
+        }
+        int placesNow = size;
+        long before = inFlight.sum();
+        if (counts.getThreadsAwaitingConnection() > 0 || counts.getTotalConnections() < placesNow) {
+            return false;
+        }
+        int lent = counts.getActiveConnections();
+        int free = places.availablePermits();
+        long entering = Math.max(before, inFlight.sum());
+        return free >= 0 && lent <= placesNow - free - entering;
+    }
+
+    /**
+     * A helper thread borrows for a borrower who holds a place (and is counted in flight), and who waits for it only
+     * for what is left of its time. The helper holds the place while inside HikariCP; a connection that comes after
+     * the borrower stopped waiting goes back to the pool, and gives the place back as any return does.
+     *
+     * @return false when the pool is stopping and takes no more helpers
+     */
+    private boolean handOff(Handoff handoff, Borrow next) {
+        try {
+            helpers.execute(() -> borrowFor(handoff, next));
+        } catch (RejectedExecutionException stopping) {
+            return false;
+        }
+        handedOff.increment();
+        return true;
+    }
+
+    private Connection await(Handoff handoff) throws SQLException {
+        try {
+            return handoff.result.get(handoff.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (giveUp(handoff)) {
+                recording.recordConnectionTimeout();
+                throw refused(System.nanoTime() - handoff.startNanos);
+            }
+            return taken(handoff);
+        } catch (ExecutionException e) {
+            throw sqlException(e.getCause());
+        } catch (InterruptedException e) {
+            if (!giveUp(handoff) && !handoff.result.isCompletedExceptionally()) {
+                // the connection came as the borrower was interrupted: back to the pool
+                closeQuietly(handoff.result.join());
+            }
+            Thread.currentThread().interrupt();
+            throw interrupted(e);
+        }
+    }
+
+    /** @return whether the borrower stopped waiting before the helper answered */
+    private boolean giveUp(Handoff handoff) {
+        // counted first, so that the helper, which uncounts it once it sees the cancel, never goes below zero
+        givenUp.incrementAndGet();
+        if (handoff.result.cancel(false)) {
+            return true;
+        }
+        givenUp.decrementAndGet();
+        return false;
+    }
+
+    private Connection taken(Handoff handoff) throws SQLException {
+        try {
+            return handoff.result.join();
+        } catch (CompletionException e) {
+            throw sqlException(e.getCause());
+        }
+    }
+
+    private static SQLException sqlException(Throwable failure) {
+        if (failure instanceof SQLException sql) {
+            return sql;
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return new SQLException(failure);
+    }
+
+    /** On a helper thread: the rest of the borrow, for a borrower that may stop waiting for it. */
+    private void borrowFor(Handoff handoff, Borrow next) {
+        Connection connection = null;
+        passed.set(handoff);
+        try {
+            connection = next.get();
+        } catch (SQLException | RuntimeException | Error e) {
+            places.release();
+            handoff.result.completeExceptionally(e);
+        } finally {
+            passed.remove();
+            inFlight.decrement();
+        }
+        if (connection != null && !handoff.result.complete(connection)) {
+            // its return gives the place back
+            closeQuietly(connection);
+        }
+        if (handoff.result.isCancelled()) {
+            givenUp.decrementAndGet();
+        }
+    }
+
+    private static void closeQuietly(@Nullable Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // the pool has it back, or is closed
+            }
+        }
+    }
+
     /** HikariCP's own timeout: its type and message, with the gate's queue among the waiting. */
-    private SQLTransientConnectionException refused(long queuedNanos) {
+    private SQLTransientConnectionException refused(long waitedNanos) {
         HikariDataSource running = pool;
         HikariPoolMXBean counts = running == null ? null : running.getHikariPoolMXBean();
         String message = poolName + " - Connection is not available, request timed out after "
-            + TimeUnit.NANOSECONDS.toMillis(queuedNanos) + "ms";
+            + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + "ms";
         if (counts != null) {
             message += " (total=" + counts.getTotalConnections() + ", active=" + counts.getActiveConnections()
                 + ", idle=" + counts.getIdleConnections() + ", waiting="
-                + (counts.getThreadsAwaitingConnection() + waiting()) + ")";
+                + pending(counts.getThreadsAwaitingConnection()) + ")";
         }
         return new SQLTransientConnectionException(message);
     }
@@ -184,25 +362,32 @@ final class BorrowGate implements PoolHooks {
     /**
      * HikariCP is recording a borrow, or a borrow that timed out, on the borrowing thread.
      *
-     * @return the nanoseconds the borrower queued at the gate
+     * @return the nanoseconds the borrower queued at the gate, or -1 when the record is of a helper whose borrower
+     *     stopped waiting for it, and so of no borrower's wait
      */
     private long acquired() {
-        Long queued = passed.get();
-        if (queued != null && queued >= 0) {
-            return queued;
+        Passage passage = passed.get();
+        if (passage == null || passage == TOOK_PLACE) {
+            // a borrow that did not pass the gate: its return gives a place back all the same
+            places.take();
+            passed.set(TOOK_PLACE);
+            return 0;
         }
-        // a borrow that did not pass the gate: its return gives a place back all the same
-        places.take();
-        passed.set(TOOK_PLACE);
-        return 0;
+        return passage.givenUp() ? -1 : passage.queuedNanos;
     }
 
-    /** HikariCP is recording a timeout, on the thread whose borrow it has just recorded. */
-    private void timedOut() {
-        if (passed.get() == TOOK_PLACE) {
+    /**
+     * HikariCP is recording a timeout, on the thread whose borrow it has just recorded.
+     *
+     * @return whether it counts: not for a helper whose borrower was already refused
+     */
+    private boolean timedOut() {
+        Passage passage = passed.get();
+        if (passage == TOOK_PLACE) {
             passed.remove();
             places.release();
         }
+        return passage == null || !passage.givenUp();
     }
 
     /** HikariCP is recording a return, before the connection goes back to its bag. */
@@ -213,7 +398,11 @@ final class BorrowGate implements PoolHooks {
 
     private void sweepSoon() {
         if (!sweeper.isShutdown() && sweeper.getQueue().size() < 2) {
-            sweeper.execute(this::sweep);
+            try {
+                sweeper.execute(this::sweep);
+            } catch (RejectedExecutionException stopping) {
+                // the pool is stopping
+            }
         }
     }
 
@@ -276,14 +465,34 @@ final class BorrowGate implements PoolHooks {
         return places.getQueueLength();
     }
 
+    /**
+     * @return every borrower waiting: those inside HikariCP ({@code insideHikari}, HikariCP's count) less the
+     *     helpers no borrower waits for, and those queued at the gate
+     */
+    int pending(int insideHikari) {
+        return Math.max(0, insideHikari - givenUp.get()) + waiting();
+    }
+
     /** @return the pool's size less the connections borrowed and not yet returned; negative after a shrink */
     int freePlaces() {
         return places.availablePermits();
     }
 
+    /** @return borrows that a helper thread took on for a borrower who had queued */
+    long handedOff() {
+        return handedOff.sum();
+    }
+
+    /** @return helpers still inside HikariCP for a borrower that stopped waiting */
+    int givenUp() {
+        return givenUp.get();
+    }
+
     @Override
     public void stopping() {
         sweeper.shutdownNow();
+        // no interrupt: a helper still inside HikariCP ends with HikariCP's refusal of the closed pool
+        helpers.shutdown();
         metrics.remove(waitName());
         metrics.remove(waitingName());
     }
@@ -311,11 +520,16 @@ final class BorrowGate implements PoolHooks {
         @Override
         public void recordConnectionCreatedMillis(long connectionCreatedMillis) {
             recording.recordConnectionCreatedMillis(connectionCreatedMillis);
+            // HikariCP replaces a connection it closed, perhaps one that was borrowed
+            sweepSoon();
         }
 
         @Override
         public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
-            recording.recordConnectionAcquiredNanos(elapsedAcquiredNanos + acquired());
+            long queued = acquired();
+            if (queued >= 0) {
+                recording.recordConnectionAcquiredNanos(elapsedAcquiredNanos + queued);
+            }
         }
 
         @Override
@@ -326,13 +540,51 @@ final class BorrowGate implements PoolHooks {
 
         @Override
         public void recordConnectionTimeout() {
-            timedOut();
-            recording.recordConnectionTimeout();
+            if (timedOut()) {
+                recording.recordConnectionTimeout();
+            }
         }
 
         @Override
         public void close() {
             recording.close();
+        }
+    }
+
+    /** How a borrower passed the gate: when it started queueing, how long it queued, and its whole timeout. */
+    private static class Passage {
+        final long startNanos;
+        final long queuedNanos;
+        final long timeoutNanos;
+
+        Passage(long startNanos, long queuedNanos, long timeoutNanos) {
+            this.startNanos = startNanos;
+            this.queuedNanos = queuedNanos;
+            this.timeoutNanos = timeoutNanos;
+        }
+
+        long remainingNanos() {
+            return timeoutNanos - (System.nanoTime() - startNanos);
+        }
+
+        /** @return whether the borrower stopped waiting for this borrow (only a helper's borrow can be given up) */
+        boolean givenUp() {
+            return false;
+        }
+    }
+
+    /** A borrow a helper makes for a borrower that waits for its result, or stops waiting by cancelling it. */
+    private static final class Handoff extends Passage {
+        final CompletableFuture<Connection> result = new CompletableFuture<>();
+
+        Handoff(Passage passage) {
+            super(passage.startNanos, passage.queuedNanos, passage.timeoutNanos);
+        }
+
+        @Override
+        boolean givenUp() {
+            // inside HikariCP the helper has not answered yet: only the borrower can have ended the result
+            return result.isCancelled();
         }
     }
 

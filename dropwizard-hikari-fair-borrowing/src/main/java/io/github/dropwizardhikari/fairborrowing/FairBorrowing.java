@@ -30,8 +30,12 @@ public final class FairBorrowing implements PoolExtension {
 
     @Override
     public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
-        BorrowGate gate = new BorrowGate(config.getPoolName(), config.getMaximumPoolSize(),
-            config.getConnectionTimeout(), metrics);
+        return attach(config, new BorrowGate(config.getPoolName(), config.getMaximumPoolSize(),
+            config.getConnectionTimeout(), metrics));
+    }
+
+    /** Puts {@code gate} in front of the pool and its tracker between HikariCP and the pool's own tracker. */
+    static BorrowGate attach(HikariConfig config, BorrowGate gate) {
         MetricsTrackerFactory recording = config.getMetricsTrackerFactory();
         config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null ? RECORDS_NOTHING
             : recording.create(poolName, new QueueCountingStats(stats, gate))));

@@ -3,8 +3,8 @@ package io.github.dropwizardhikari.fairborrowing;
 import com.zaxxer.hikari.metrics.PoolStats;
 
 /**
- * HikariCP's pool figures with the borrowers queued at the gate counted as pending too, so that
- * {@code PendingConnections} shows everyone waiting for a connection. The figures are HikariCP's own, read through;
+ * HikariCP's pool figures with the borrowers queued at the gate counted as pending too, and helpers no borrower
+ * waits for any more not counted, so that {@code PendingConnections} shows everyone waiting for a connection. The figures are HikariCP's own, read through;
  * this class caches nothing.
  */
 final class QueueCountingStats extends PoolStats {
@@ -19,7 +19,7 @@ final class QueueCountingStats extends PoolStats {
 
     @Override
     public int getPendingThreads() {
-        return pool.getPendingThreads() + gate.waiting();
+        return gate.pending(pool.getPendingThreads());
     }
 
     @Override

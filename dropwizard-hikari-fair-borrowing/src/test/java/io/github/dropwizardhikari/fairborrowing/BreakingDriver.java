@@ -13,12 +13,14 @@ import java.util.logging.Logger;
 
 /**
  * H2 under {@code jdbc:breaking:} URLs, whose connections fail as a lost connection does (SQL state 08006) when
- * asked to prepare {@link #BREAK}: HikariCP then closes the borrowed connection itself. Public, as HikariCP
- * instantiates the driver class it is given.
+ * asked to prepare {@link #BREAK}: HikariCP then closes the borrowed connection itself; and whose validation
+ * ({@code isValid}, which HikariCP runs on a connection idle for a while before lending it) takes
+ * {@link #validationMillis} when set. Public, as HikariCP instantiates the driver class it is given.
  */
 public final class BreakingDriver implements Driver {
     static final String BREAK = "BREAK";
     private static final String PREFIX = "jdbc:breaking:";
+    static volatile long validationMillis;
 
     static String url(String name) {
         return PREFIX + "mem:" + name + ";DB_CLOSE_DELAY=-1";
@@ -34,6 +36,9 @@ public final class BreakingDriver implements Driver {
             (proxy, method, args) -> {
                 if (method.getName().equals("prepareStatement") && BREAK.equals(args[0])) {
                     throw new SQLException("An I/O error occurred while sending to the backend", "08006");
+                }
+                if (method.getName().equals("isValid") && validationMillis > 0) {
+                    Thread.sleep(validationMillis);
                 }
                 try {
                     return method.invoke(h2, args);

@@ -34,6 +34,16 @@ final class FairPools implements AutoCloseable {
     final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
     private final List<ManagedHikariDataSource> built = new ArrayList<>();
     private final Map<String, BorrowGate> gates = new ConcurrentHashMap<>();
+    private final long sweepMillis;
+
+    FairPools() {
+        this(BorrowGate.SWEEP_MILLIS);
+    }
+
+    /** @param sweepMillis how often each gate looks for lost places short of any event (the extension's: 1 s) */
+    FairPools(long sweepMillis) {
+        this.sweepMillis = sweepMillis;
+    }
 
     /** A pool of {@code size} connections, all opened at start, with the extension named. */
     ManagedHikariDataSource build(String name, int size, long timeoutMillis) throws Exception {
@@ -127,11 +137,10 @@ final class FairPools implements AutoCloseable {
 
     /** The extension itself, which also hands this class each gate it attaches. */
     private final class KeepingGates implements PoolExtension {
-        private final FairBorrowing extension = new FairBorrowing();
-
         @Override
         public PoolHooks attach(HikariConfig config, MetricRegistry registry) {
-            BorrowGate gate = (BorrowGate) extension.attach(config, registry);
+            BorrowGate gate = FairBorrowing.attach(config, new BorrowGate(config.getPoolName(),
+                config.getMaximumPoolSize(), config.getConnectionTimeout(), registry, sweepMillis));
             gates.put(config.getPoolName(), gate);
             return gate;
         }
