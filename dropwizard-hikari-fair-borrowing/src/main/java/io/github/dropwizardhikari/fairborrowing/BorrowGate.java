@@ -65,6 +65,8 @@ final class BorrowGate implements PoolHooks {
     private static final Passage AT_ONCE = new Passage(0, 0, 0);
     // on a thread whose last borrow HikariCP recorded without a mark: it took a place
     private static final Passage TOOK_PLACE = new Passage(0, 0, 0);
+    // on a thread whose borrow through the gate HikariCP has recorded: it holds a connection, no longer in flight
+    private static final Passage LENT = new Passage(0, 0, 0);
     private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
     };
     // more places than any pool has borrowers, far from the semaphore's limit of Integer.MAX_VALUE
@@ -81,7 +83,7 @@ final class BorrowGate implements PoolHooks {
     private final Timer gateWait;
     // on the borrowing thread (or its helper) while it is inside HikariCP
     private final ThreadLocal<Passage> passed = new ThreadLocal<>();
-    // borrows holding a place while inside HikariCP: striped, as every borrow counts here
+    // borrows holding a place while inside HikariCP, until HikariCP records them: striped, as every borrow counts
     private final LongAdder inFlight = new LongAdder();
     // helpers still inside HikariCP for a borrower that stopped waiting: no longer pending
     private final AtomicInteger givenUp = new AtomicInteger();
@@ -175,8 +177,10 @@ final class BorrowGate implements PoolHooks {
             failed = false;
             return connection;
         } finally {
+            if (passed.get() != LENT) {
+                inFlight.decrement();
+            }
             passed.remove();
-            inFlight.decrement();
             if (failed) {
                 // no connection: HikariCP recorded no borrow, or a timeout, so no return will give the place back
                 places.release();
@@ -221,8 +225,8 @@ final class BorrowGate implements PoolHooks {
 
     /**
      * Whether a borrower holding a place finds a connection in HikariCP at once: HikariCP has a connection for
-     * every place, nobody waits inside HikariCP (a borrow that skipped the gate could take the connection), and
-     * every connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
+     * every place, no more borrowers wait inside HikariCP than the gate's own (each with a place), and every
+     * connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
      * order that catches a borrow that skipped the gate at each of its steps (waiting, lent a connection, place
      * taken), and when they cannot tell, the answer is no.
      */
@@ -234,7 +238,8 @@ final class BorrowGate implements PoolHooks {
         }
         int placesNow = size;
         long before = inFlight.sum();
-        if (counts.getThreadsAwaitingConnection() > 0 || counts.getTotalConnections() < placesNow) {
+        // this borrower is in flight, not inside HikariCP: the others in flight may all be waiting there
+        if (counts.getThreadsAwaitingConnection() >= before || counts.getTotalConnections() < placesNow) {
             return false;
         }
         int lent = counts.getActiveConnections();
@@ -315,20 +320,21 @@ final class BorrowGate implements PoolHooks {
 
     /** On a helper thread: the rest of the borrow, for a borrower that may stop waiting for it. */
     private void borrowFor(Handoff handoff, Borrow next) {
-        Connection connection = null;
         passed.set(handoff);
         try {
-            connection = next.get();
+            Connection connection = next.get();
+            if (!handoff.result.complete(connection)) {
+                // its return gives the place back
+                closeQuietly(connection);
+            }
         } catch (SQLException | RuntimeException | Error e) {
             places.release();
             handoff.result.completeExceptionally(e);
         } finally {
             passed.remove();
-            inFlight.decrement();
-        }
-        if (connection != null && !handoff.result.complete(connection)) {
-            // its return gives the place back
-            closeQuietly(connection);
+            if (!handoff.lent) {
+                inFlight.decrement();
+            }
         }
         if (handoff.result.isCancelled()) {
             givenUp.decrementAndGet();
@@ -373,7 +379,16 @@ final class BorrowGate implements PoolHooks {
             passed.set(TOOK_PLACE);
             return 0;
         }
-        return passage.givenUp() ? -1 : passage.queuedNanos;
+        if (passage == LENT) {
+            return 0;
+        }
+        inFlight.decrement();
+        if (passage instanceof Handoff handoff) {
+            handoff.lent = true;
+            return handoff.givenUp() ? -1 : handoff.queuedNanos;
+        }
+        passed.set(LENT);
+        return passage.queuedNanos;
     }
 
     /**
@@ -387,7 +402,7 @@ final class BorrowGate implements PoolHooks {
             passed.remove();
             places.release();
         }
-        return passage == null || !passage.givenUp();
+        return !(passage instanceof Handoff handoff && handoff.givenUp());
     }
 
     /** HikariCP is recording a return, before the connection goes back to its bag. */
@@ -566,22 +581,19 @@ final class BorrowGate implements PoolHooks {
         long remainingNanos() {
             return timeoutNanos - (System.nanoTime() - startNanos);
         }
-
-        /** @return whether the borrower stopped waiting for this borrow (only a helper's borrow can be given up) */
-        boolean givenUp() {
-            return false;
-        }
     }
 
     /** A borrow a helper makes for a borrower that waits for its result, or stops waiting by cancelling it. */
     private static final class Handoff extends Passage {
         final CompletableFuture<Connection> result = new CompletableFuture<>();
+        // written and read on the helper's thread: HikariCP has recorded its borrow
+        boolean lent;
 
         Handoff(Passage passage) {
             super(passage.startNanos, passage.queuedNanos, passage.timeoutNanos);
         }
 
-        @Override
+        /** @return whether the borrower stopped waiting for this borrow */
         boolean givenUp() {
             // inside HikariCP the helper has not answered yet: only the borrower can have ended the result
             return result.isCancelled();

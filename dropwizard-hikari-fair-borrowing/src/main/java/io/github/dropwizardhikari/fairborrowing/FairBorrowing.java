@@ -20,8 +20,9 @@ import io.github.dropwizardhikari.PoolHooks;
  * }</pre>
  *
  * <p>It has no settings: a fair semaphore of {@code maxSize} places sits before HikariCP's {@code getConnection()},
- * bounded by {@code maxWaitForConnection}, and a returned connection gives its place back through HikariCP's
- * metrics tracker (see {@link BorrowGate}). The connections are HikariCP's own; nothing is wrapped.</p>
+ * a borrower waits {@code maxWaitForConnection} in all, queue and HikariCP together, and a returned connection gives
+ * its place back through HikariCP's metrics tracker (see {@link BorrowGate}). The connections are HikariCP's own;
+ * nothing is wrapped.</p>
  */
 @JsonTypeName("fair-borrowing")
 public final class FairBorrowing implements PoolExtension {
