@@ -38,10 +38,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>A borrower waits {@code maxWaitForConnection} in all. One that found a place free goes on to HikariCP, which
  * waits for it up to that timeout. One that queued for its place goes on to HikariCP on its own thread only when
- * HikariCP has a connection for every place (as many connections as places, and no borrow that skipped the gate
- * waiting inside HikariCP): then the place it holds means a connection is idle or being returned. Otherwise a
- * helper thread borrows for it, and it waits for the helper only for what is left of its time: a connection that
- * comes later goes back to the pool, a refusal that comes later is not counted again.</p>
+ * HikariCP's counts show a connection free for it (a connection not lent for each of the gate's borrowers on their
+ * way in, nobody but them waiting inside HikariCP, a place held for every connection lent). Otherwise a helper
+ * thread borrows for it, and it waits for the helper only for what is left of its time: a connection that comes
+ * later goes back to the pool, a refusal that comes later is not counted again.</p>
  *
  * <p>A borrowed connection that HikariCP closes itself (a fatal SQL state, {@code evictConnection} while borrowed)
  * is never recycled, so its return is never recorded, and HikariCP 7.1 tells nothing else of it (no tracker call,
@@ -224,9 +224,9 @@ final class BorrowGate implements PoolHooks {
     }
 
     /**
-     * Whether a borrower holding a place finds a connection in HikariCP at once: HikariCP has a connection for
-     * every place, no more borrowers wait inside HikariCP than the gate's own (each with a place), and every
-     * connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
+     * Whether a borrower holding a place finds a connection in HikariCP at once: HikariCP has a connection not
+     * lent for each of the gate's borrowers on their way in, no more borrowers wait inside HikariCP than the gate's
+     * own (each with a place), and every connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
      * order that catches a borrow that skipped the gate at each of its steps (waiting, lent a connection, place
      * taken), and when they cannot tell, the answer is no.
      */
@@ -239,13 +239,15 @@ final class BorrowGate implements PoolHooks {
         int placesNow = size;
         long before = inFlight.sum();
         // this borrower is in flight, not inside HikariCP: the others in flight may all be waiting there
-        if (counts.getThreadsAwaitingConnection() >= before || counts.getTotalConnections() < placesNow) {
+        if (counts.getThreadsAwaitingConnection() >= before) {
             return false;
         }
         int lent = counts.getActiveConnections();
+        int total = counts.getTotalConnections();
         int free = places.availablePermits();
         long entering = Math.max(before, inFlight.sum());
-        return free >= 0 && lent <= placesNow - free - entering;
+        // a connection not lent for each borrower in flight, and a place held for each connection lent
+        return total - lent >= entering && free >= 0 && lent <= placesNow - free - entering;
     }
 
     /**
