@@ -159,7 +159,7 @@ final class BorrowGate implements PoolHooks {
         followResize();
         Passage passage = enter();
         inFlight.increment();
-        if (passage != AT_ONCE && !hasConnectionForEveryPlace()) {
+        if (passage != AT_ONCE && !findsConnectionAtOnce()) {
             Handoff handoff = new Handoff(passage);
             if (handOff(handoff, next)) {
                 return await(handoff);
@@ -226,11 +226,12 @@ final class BorrowGate implements PoolHooks {
     /**
      * Whether a borrower holding a place finds a connection in HikariCP at once: HikariCP has a connection not
      * lent for each of the gate's borrowers on their way in, no more borrowers wait inside HikariCP than the gate's
-     * own (each with a place), and every connection HikariCP has lent holds a place. The figures move while they are read; they are read in an
-     * order that catches a borrow that skipped the gate at each of its steps (waiting, lent a connection, place
-     * taken), and when they cannot tell, the answer is no.
+     * own (each with a place), and every connection HikariCP has lent holds a place. The figures move while they
+     * are read; they are read in an order that catches a borrow that skipped the gate at each of its steps (waiting,
+     * lent a connection, place taken) unless it waits among the gate's own, and when they cannot tell, the answer is
+     * no.
      */
-    private boolean hasConnectionForEveryPlace() {
+    private boolean findsConnectionAtOnce() {
         HikariDataSource running = pool;
         HikariPoolMXBean counts = running == null ? null : running.getHikariPoolMXBean();
         if (counts == null) {

@@ -4,8 +4,8 @@ import com.zaxxer.hikari.metrics.PoolStats;
 
 /**
  * HikariCP's pool figures with the borrowers queued at the gate counted as pending too, and helpers no borrower
- * waits for any more not counted, so that {@code PendingConnections} shows everyone waiting for a connection. The figures are HikariCP's own, read through;
- * this class caches nothing.
+ * waits for any more not counted, so that {@code PendingConnections} shows everyone waiting for a connection. The
+ * figures are HikariCP's own, read through; this class caches nothing.
  */
 final class QueueCountingStats extends PoolStats {
     private final PoolStats pool;
