@@ -18,8 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bounds what a borrowed connection holds: {@code networkTimeout} on each borrow (HikariCP 7.1 restores the
- * connection's own on return); with {@code removeAbandoned}, an abort past {@code removeAbandonedTimeout}, then an
+ * Bounds what a borrowed connection holds: {@code networkTimeout} on each borrow; with {@code removeAbandoned}, an abort past {@code removeAbandonedTimeout}, then an
  * eviction a second later if still not closed. Logs the first failed borrow of an outage and the first success after.
  */
 final class HeldConnections {
@@ -85,8 +84,8 @@ final class HeldConnections {
         Connection connection = null;
         try {
             connection = pool.getConnection();
-            if (bounding && connection.getNetworkTimeout() != timeoutMillis) {
-                bound(connection);
+            if (bounding) {
+                bound(connection.unwrap(Connection.class));
             }
         } catch (SQLException | RuntimeException e) {
             if (connection != null) {
@@ -110,16 +109,21 @@ final class HeldConnections {
         return connection;
     }
 
-    private void bound(Connection connection) throws SQLException {
+    // Set on the driver's connection, not through HikariCP's proxy: the proxy would reset it on return, and HikariCP
+    // 7.1 throws a NullPointerException resetting it on a connection it evicted while lent. Every borrower of the
+    // pool gets the same value, and HikariCP's own validation restores the one it captured, so it is set again here.
+    private void bound(Connection driver) throws SQLException {
         String ignored;
         try {
-            connection.setNetworkTimeout(IN_PLACE, timeoutMillis);
+            if (driver.getNetworkTimeout() == timeoutMillis) {
+                return;
+            }
+            driver.setNetworkTimeout(IN_PLACE, timeoutMillis);
             if (driverChecked) {
                 return;
             }
             driverChecked = true;
             // a driver that accepts the call and ignores it (H2) still reports its own timeout
-            Connection driver = connection.unwrap(Connection.class);
             if (driver.getNetworkTimeout() == timeoutMillis) {
                 return;
             }

@@ -64,9 +64,6 @@ final class FairPools implements AutoCloseable {
         factory.setMaxSize(size);
         factory.setMinSize(size);
         factory.setMaxWaitForConnection(Duration.milliseconds(timeoutMillis));
-        // the tests close connections HikariCP evicted while lent, whose close() HikariCP 7.1 answers with a
-        // NullPointerException when a network timeout was set on them (it resets it on a connection it has dropped)
-        factory.setNetworkTimeout(Duration.milliseconds(0));
         factory.setExtensions(List.of(new KeepingGates()));
         return factory;
     }
