@@ -27,7 +27,7 @@ class LayeringIT {
     /** Each extension module's package. */
     private static final List<String> EXTENSIONS = List.of(ROOT + ".fairborrowing..", ROOT + ".faulthandling..",
         ROOT + ".operations..", ROOT + ".admission..", ROOT + ".hdrmetrics..",
-        ROOT + ".credentialfiles..");
+        ROOT + ".credentialfiles..", ROOT + ".holders..");
 
     private static JavaClasses classes;
 
@@ -42,7 +42,7 @@ class LayeringIT {
     @Test
     void everyModuleIsRead() {
         for (String module : List.of("", ".fairborrowing", ".faulthandling", ".operations",
-            ".admission", ".hdrmetrics", ".credentialfiles")) {
+            ".admission", ".hdrmetrics", ".credentialfiles", ".holders")) {
             assertThat(classes.stream().map(type -> type.getPackageName()))
                 .as("classes of %s%s", ROOT, module).contains(ROOT + module);
         }

@@ -1,0 +1,314 @@
+package io.github.dropwizardhikari.holders;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.MetricRegistry;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
+import io.github.dropwizardhikari.PoolHooks;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The holds of one running pool: each connection borrowed through the pool's data source and not yet returned,
+ * with its holder, thread and start.
+ *
+ * <p>A hold begins when the borrow returns a connection and ends when HikariCP records the connection's return
+ * ({@code recordConnectionUsageMillis}, HikariCP 7.1, in {@code recycle()}), which it does after the application's
+ * {@code close()} has marked its proxy closed: the hold ended is the closing thread's own if it is closed, otherwise
+ * any closed one. A connection HikariCP closes itself while it is borrowed is never recycled, so once a second a
+ * sweep ends the holds of closed proxies, warns once about each hold past {@code leakDetectionThreshold}, and keeps
+ * the registry within {@link #bound()} entries.</p>
+ */
+final class PoolHolds implements PoolHooks {
+    private static final Logger LOGGER = LoggerFactory.getLogger(PoolHolds.class);
+    private static final long SWEEP_MILLIS = 1_000;
+    // beyond the pool's resource methods and tasks, a runaway source of names shares one series
+    static final int MAX_SERIES = 500;
+
+    private final String poolName;
+    private final Labels labels;
+    private final HoldersExtension settings;
+    private final MetricRegistry metrics;
+    private final int configuredSize;
+    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+    // the hold this thread began last, the one its next return most likely ends
+    private final ThreadLocal<Hold> last = new ThreadLocal<>();
+    private final Map<String, Series> series = new ConcurrentHashMap<>();
+    private final AtomicLong nextReportNanos = new AtomicLong(System.nanoTime());
+    private final AtomicLong timeoutsSinceReport = new AtomicLong();
+    private final ScheduledThreadPoolExecutor sweeper;
+
+    @Nullable
+    private volatile HikariDataSource pool;
+
+    PoolHolds(String poolName, int size, HoldersExtension settings, Labels labels, MetricRegistry metrics) {
+        this.poolName = poolName;
+        this.configuredSize = size;
+        this.settings = settings;
+        this.labels = labels;
+        this.metrics = metrics;
+        this.sweeper = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, poolName + ":holders");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    String poolName() {
+        return poolName;
+    }
+
+    @Nullable
+    HikariDataSource pool() {
+        return pool;
+    }
+
+    /** HikariCP's tracker as the holds see it: every record reaches {@code recording}. */
+    IMetricsTracker tracker(IMetricsTracker recording) {
+        return new IMetricsTracker() {
+            @Override
+            public void recordConnectionCreatedMillis(long connectionCreatedMillis) {
+                recording.recordConnectionCreatedMillis(connectionCreatedMillis);
+            }
+
+            @Override
+            public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
+                recording.recordConnectionAcquiredNanos(elapsedAcquiredNanos);
+            }
+
+            @Override
+            public void recordConnectionUsageMillis(long elapsedBorrowedMillis) {
+                returned();
+                recording.recordConnectionUsageMillis(elapsedBorrowedMillis);
+            }
+
+            @Override
+            public void recordConnectionTimeout() {
+                recording.recordConnectionTimeout();
+            }
+
+            @Override
+            public void close() {
+                recording.close();
+            }
+        };
+    }
+
+    @Override
+    public void started(HikariDataSource pool) {
+        this.pool = pool;
+        sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public Connection borrow(Borrow next) throws SQLException {
+        Holder holder = labels.current();
+        Throwable stack = settings.isStackAtBorrow() ? new Throwable("the borrow by " + holder.name()) : null;
+        Connection connection;
+        try {
+            connection = next.get();
+        } catch (SQLTransientConnectionException e) {
+            throw timedOut(e);
+        }
+        Hold hold = new Hold(connection, holder, Thread.currentThread().getName(), System.nanoTime(), stack);
+        holds.add(hold);
+        last.set(hold);
+        series(holder.series()).borrows.inc();
+        return connection;
+    }
+
+    /** HikariCP is recording a return, just after the application closed the connection's proxy. */
+    private void returned() {
+        Hold mine = last.get();
+        if (mine != null && mine.closed()) {
+            last.remove();
+            if (end(mine)) {
+                return;
+            }
+        }
+        // closed on another thread than the borrowing one, or a borrow that did not pass the hooks (HikariCP's
+        // connectivity check borrows from HikariCP directly): any hold closed now
+        for (Hold hold : holds) {
+            if (hold.closed()) {
+                end(hold);
+            }
+        }
+    }
+
+    /** @return whether this call ended the hold */
+    private boolean end(Hold hold) {
+        if (!holds.remove(hold)) {
+            return false;
+        }
+        series(hold.holder.series()).usage.update(TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(System.nanoTime())));
+        return true;
+    }
+
+    private Series series(String name) {
+        Series known = series.get(name);
+        if (known != null) {
+            return known;
+        }
+        String counted = series.size() < MAX_SERIES ? name : Holder.OTHER;
+        return series.computeIfAbsent(counted, this::register);
+    }
+
+    private Series register(String name) {
+        // a dot would split the name into levels in Graphite and the like
+        String prefix = MetricRegistry.name(poolName, "pool", "Holders", name.replace('.', '_'));
+        return new Series(prefix, metrics.histogram(MetricRegistry.name(prefix, "Usage"),
+            () -> new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build())),
+            metrics.counter(MetricRegistry.name(prefix, "Borrows")));
+    }
+
+    /** HikariCP's timeout, its type and first line unchanged, with the holders now on the lines after it. */
+    private SQLException timedOut(SQLTransientConnectionException e) {
+        List<String> lines = summary(System.nanoTime());
+        long timeouts = timeoutsSinceReport.incrementAndGet();
+        report(timeouts, lines);
+        if (e.getClass() != SQLTransientConnectionException.class) {
+            // a type of another extension's, which this one cannot build again
+            return e;
+        }
+        StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
+        message.append(lines.isEmpty() ? "\nNo connection of the pool is held through its data source now."
+            : "\nHolders now, longest first:");
+        lines.forEach(line -> message.append("\n  ").append(line));
+        SQLTransientConnectionException named = new SQLTransientConnectionException(message.toString(),
+            e.getSQLState(), e.getErrorCode(), e.getCause());
+        named.setStackTrace(e.getStackTrace());
+        for (Throwable suppressed : e.getSuppressed()) {
+            named.addSuppressed(suppressed);
+        }
+        return named;
+    }
+
+    /** Logs the holders at most once per {@code logInterval}, with the timeouts since the last report. */
+    private void report(long timeouts, List<String> lines) {
+        long now = System.nanoTime();
+        long due = nextReportNanos.get();
+        if (now - due < 0 || !nextReportNanos.compareAndSet(due, now + settings.getLogInterval().toNanoseconds())) {
+            return;
+        }
+        timeoutsSinceReport.addAndGet(-timeouts);
+        if (LOGGER.isWarnEnabled()) {
+            LOGGER.warn("Pool {}: {} borrow(s) timed out since the last report{}", poolName, timeouts,
+                lines.isEmpty() ? "; no connection is held through its data source"
+                    : "; holders now, longest first:\n  " + String.join("\n  ", lines));
+        }
+    }
+
+    /** @return a line per holder, longest hold first, at most {@code summaryLines} and one for the rest */
+    List<String> summary(long nowNanos) {
+        Map<String, long[]> byHolder = new LinkedHashMap<>();
+        for (Hold hold : holds) {
+            long[] figures = byHolder.computeIfAbsent(hold.holder.name(), name -> new long[2]);
+            figures[0]++;
+            figures[1] = Math.max(figures[1], hold.heldNanos(nowNanos));
+        }
+        List<Map.Entry<String, long[]>> sorted = new ArrayList<>(byHolder.entrySet());
+        sorted.sort(Comparator.comparingLong((Map.Entry<String, long[]> entry) -> entry.getValue()[1]).reversed());
+        List<String> lines = new ArrayList<>();
+        int shown = Math.min(sorted.size(), settings.getSummaryLines());
+        for (Map.Entry<String, long[]> entry : sorted.subList(0, shown)) {
+            long count = entry.getValue()[0];
+            lines.add(entry.getKey() + ": " + count + (count == 1 ? " connection" : " connections") + ", longest "
+                + seconds(entry.getValue()[1]));
+        }
+        if (shown < sorted.size()) {
+            long connections = sorted.subList(shown, sorted.size()).stream().mapToLong(entry -> entry.getValue()[0])
+                .sum();
+            lines.add("and " + (sorted.size() - shown) + " more holder(s) of " + connections + " connection(s)");
+        }
+        return lines;
+    }
+
+    /** @return the holds now, longest first */
+    List<Hold> holds() {
+        List<Hold> now = new ArrayList<>(holds);
+        now.sort(Comparator.comparingLong(hold -> hold.startNanos));
+        return now;
+    }
+
+    static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+
+    /** Ends the holds of closed proxies, warns about leaks, and bounds the registry. */
+    void sweep() {
+        for (Hold hold : holds) {
+            if (hold.closed()) {
+                end(hold);
+            }
+        }
+        HikariDataSource running = pool;
+        long threshold = running == null ? 0 : running.getHikariConfigMXBean().getLeakDetectionThreshold();
+        long now = System.nanoTime();
+        List<Hold> open = holds();
+        if (threshold > 0) {
+            for (Hold hold : open) {
+                if (!hold.warned && hold.heldNanos(now) >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+                    hold.warned = true;
+                    LOGGER.warn("Pool {}: a connection borrowed by {} on thread \"{}\" has been held for {}, past "
+                        + "leakDetectionThreshold ({} ms); HikariCP logs the stack of its borrow", poolName,
+                        hold.holder.name(), hold.thread, seconds(hold.heldNanos(now)), threshold);
+                }
+            }
+        }
+        // only connections HikariCP closed while borrowed and the application never closed outnumber the pool
+        for (int i = 0; i < open.size() - bound(); i++) {
+            holds.remove(open.get(i));
+        }
+    }
+
+    private int bound() {
+        HikariDataSource running = pool;
+        int size = running == null ? configuredSize : running.getHikariConfigMXBean().getMaximumPoolSize();
+        return 2 * Math.max(size, configuredSize) + 16;
+    }
+
+    /** @return HikariCP's counts, or null before the pool started */
+    @Nullable
+    HikariPoolMXBean counts() {
+        HikariDataSource running = pool;
+        return running == null ? null : running.getHikariPoolMXBean();
+    }
+
+    @Override
+    public void stopping() {
+        settings.forget(this);
+        sweeper.shutdownNow();
+    }
+
+    @Override
+    public void stopped() {
+        series.values().forEach(known -> {
+            metrics.remove(MetricRegistry.name(known.prefix, "Usage"));
+            metrics.remove(MetricRegistry.name(known.prefix, "Borrows"));
+        });
+        series.clear();
+        holds.clear();
+    }
+
+    private record Series(String prefix, Histogram usage, Counter borrows) {
+    }
+}
