@@ -9,14 +9,17 @@
 #   bash benchmarks/jmh/run-jmh.sh --gate       # fair borrowing on and off (hikari-fair-borrowing, hikari) beside
 #                                               # raw HikariCP with and without metrics and tomcat-safe, threads
 #                                               # 1, 4, 8, FORKS forks (4)
+#   bash benchmarks/jmh/run-jmh.sh --holders    # the holders extension on and off (hikari-holders, hikari) at 4
+#                                               # threads, FORKS forks (4), DATABASES (stub,postgres)
 #   bash benchmarks/jmh/run-jmh.sh --floor      # what the parts of a borrow cost alone (CostFloor: the fair
 #                                               # semaphore, a clock reading, Metrics' timer, the tracker), in
 #                                               # ns, one thread, FORKS forks (4); about 6 minutes
 #   bash benchmarks/jmh/run-jmh.sh --quick      # a smoke test: stub driver, 1 thread, a fraction of a second
 #
 # Environment: BENCH_POSTGRES_URL (default jdbc:postgresql://127.0.0.1:5432/test), OUT (results directory:
-# benchmarks/results/jmh, benchmarks/results/jmh-overhead for --overhead, benchmarks/results/jmh-gate for --gate),
-# FORKS and DATABASES (--gate only: stub,postgres by default; DATABASES=stub halves the run).
+# benchmarks/results/jmh, benchmarks/results/jmh-overhead for --overhead, benchmarks/results/jmh-gate for --gate,
+# benchmarks/results/jmh-holders for --holders),
+# FORKS and DATABASES (--gate and --holders only: stub,postgres by default; DATABASES=stub halves the run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,9 +28,10 @@ case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
     --gate) mode=gate ;;
+    --holders) mode=holders ;;
     --floor) mode=floor ;;
     "") ;;
-    *) echo "usage: run-jmh.sh [--quick | --overhead | --gate | --floor]" >&2; exit 2 ;;
+    *) echo "usage: run-jmh.sh [--quick | --overhead | --gate | --holders | --floor]" >&2; exit 2 ;;
 esac
 jar=benchmarks/target/benchmarks.jar
 postgres=${BENCH_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/test}
@@ -76,6 +80,13 @@ case $mode in
         gate_pools+=,raw-hikari-bundle-metrics,tomcat-safe
         settings=(-wi 3 -w 1s -i 4 -r 1s -p pool="$gate_pools"
             -p database="${DATABASES:-stub,postgres}")
+        ;;
+    holders)
+        # The holders extension's cost beside the core alone at 4 threads (goal: within 10%).
+        out=${OUT:-benchmarks/results/jmh-holders}
+        threads="4"
+        forks_at_many=${FORKS:-4}
+        settings=(-wi 3 -w 1s -i 4 -r 1s -p pool=hikari,hikari-holders -p database="${DATABASES:-stub,postgres}")
         ;;
     full)
         out=${OUT:-benchmarks/results/jmh}

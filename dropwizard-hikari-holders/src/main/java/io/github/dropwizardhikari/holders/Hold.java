@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One borrowed connection: who borrowed it, on which thread, since when, and the stack if it was captured. */
 final class Hold {
@@ -13,8 +14,8 @@ final class Hold {
     final long startNanos;
     @Nullable
     final Throwable stack;
-    // set once, by the pool's sweeper, when the hold has been warned about as a leak
-    boolean warned;
+    // set once, by the sweeper or the closing thread, when the hold has been warned about as a leak
+    private final AtomicBoolean warned = new AtomicBoolean();
 
     Hold(Connection connection, Holder holder, String thread, long startNanos, @Nullable Throwable stack) {
         this.connection = connection;
@@ -31,6 +32,11 @@ final class Hold {
         } catch (SQLException e) {
             return false;
         }
+    }
+
+    /** @return whether this call is the first to warn about the hold */
+    boolean warnOnce() {
+        return !warned.get() && warned.compareAndSet(false, true);
     }
 
     long heldNanos(long nowNanos) {

@@ -9,10 +9,23 @@ import org.jspecify.annotations.Nullable;
  */
 final class Labels {
     private final ThreadLocal<Holder> current = new ThreadLocal<>();
+    // the thread's holder by its name, kept while the name stays: a borrow outside requests builds no string
+    private final ThreadLocal<Named> byThread = new ThreadLocal<>();
 
     Holder current() {
         Holder holder = current.get();
-        return holder == null ? Holder.thread(Thread.currentThread()) : holder;
+        return holder == null ? thread(Thread.currentThread()) : holder;
+    }
+
+    private Holder thread(Thread thread) {
+        String name = thread.getName();
+        Named known = byThread.get();
+        if (known != null && known.threadName.equals(name)) {
+            return known.holder;
+        }
+        Holder holder = Holder.thread(thread);
+        byThread.set(new Named(name, holder));
+        return holder;
     }
 
     void set(@Nullable Holder holder) {
@@ -25,5 +38,8 @@ final class Labels {
 
     void clear() {
         current.remove();
+    }
+
+    private record Named(String threadName, Holder holder) {
     }
 }

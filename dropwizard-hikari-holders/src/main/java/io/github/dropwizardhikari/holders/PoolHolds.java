@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code close()} has marked its proxy closed: the hold ended is the closing thread's own if it is closed, otherwise
  * any closed one. A connection HikariCP closes itself while it is borrowed is never recycled, so once a second a
  * sweep ends the holds of closed proxies, warns once about each hold past {@code leakDetectionThreshold}, and keeps
- * the registry within {@link #bound()} entries.</p>
+ * the registry within {@link #bound()} entries. A hold that ends past the threshold before a sweep saw it is
+ * warned about as it ends.</p>
  */
 final class PoolHolds implements PoolHooks {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolHolds.class);
@@ -159,7 +160,13 @@ final class PoolHolds implements PoolHooks {
         if (!holds.remove(hold)) {
             return false;
         }
-        series(hold.holder.series()).usage.update(TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(System.nanoTime())));
+        long held = hold.heldNanos(System.nanoTime());
+        series(hold.holder.series()).usage.update(TimeUnit.NANOSECONDS.toMillis(held));
+        // a hold that ended between two sweeps past the threshold is warned about now
+        long threshold = leakThresholdMillis();
+        if (threshold > 0 && held >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+            warnLeak(hold, "was", held, threshold);
+        }
         return true;
     }
 
@@ -260,23 +267,33 @@ final class PoolHolds implements PoolHooks {
                 end(hold);
             }
         }
-        HikariDataSource running = pool;
-        long threshold = running == null ? 0 : running.getHikariConfigMXBean().getLeakDetectionThreshold();
+        long threshold = leakThresholdMillis();
         long now = System.nanoTime();
         List<Hold> open = holds();
         if (threshold > 0) {
             for (Hold hold : open) {
-                if (!hold.warned && hold.heldNanos(now) >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
-                    hold.warned = true;
-                    LOGGER.warn("Pool {}: a connection borrowed by {} on thread \"{}\" has been held for {}, past "
-                        + "leakDetectionThreshold ({} ms); HikariCP logs the stack of its borrow", poolName,
-                        hold.holder.name(), hold.thread, seconds(hold.heldNanos(now)), threshold);
+                if (hold.heldNanos(now) >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+                    warnLeak(hold, "has been", hold.heldNanos(now), threshold);
                 }
             }
         }
         // only connections HikariCP closed while borrowed and the application never closed outnumber the pool
         for (int i = 0; i < open.size() - bound(); i++) {
             holds.remove(open.get(i));
+        }
+    }
+
+    /** @return the pool's {@code leakDetectionThreshold} now (HikariCP lets it change at run time), 0 for none */
+    private long leakThresholdMillis() {
+        HikariDataSource running = pool;
+        return running == null ? 0 : running.getHikariConfigMXBean().getLeakDetectionThreshold();
+    }
+
+    private void warnLeak(Hold hold, String tense, long heldNanos, long thresholdMillis) {
+        if (hold.warnOnce()) {
+            LOGGER.warn("Pool {}: a connection borrowed by {} on thread \"{}\" {} held for {}, past "
+                + "leakDetectionThreshold ({} ms); HikariCP logs the stack of its borrow", poolName,
+                hold.holder.name(), hold.thread, tense, seconds(heldNanos), thresholdMillis);
         }
     }
 

@@ -42,6 +42,27 @@ class LeakWarningTest {
     }
 
     @Test
+    void aHoldEndedPastTheThresholdBetweenTwoSweepsIsWarnedAboutOnce() throws Exception {
+        HikariDataSourceFactory factory = pools.factory("brief", 2, 1_000);
+        factory.setLeakDetectionThreshold(Duration.seconds(2));
+        ManagedHikariDataSource dataSource = pools.start("brief", factory);
+        try (LogCapture log = new LogCapture()) {
+            pools.extension.labels().set(Holder.task("export"));
+            try (Connection ignored = dataSource.getConnection()) {
+                // past the threshold by less than a sweep's period: a sweep may or may not see it held
+                TimeUnit.MILLISECONDS.sleep(2_300);
+            } finally {
+                pools.extension.labels().clear();
+            }
+            TimeUnit.MILLISECONDS.sleep(1_500);
+            assertThat(log.warnings()).singleElement().satisfies(line -> assertThat(line).matches(
+                "Pool brief: a connection borrowed by task \"export\" on thread \"" + Thread.currentThread().getName()
+                    + "\" (has been|was) held for \\d+\\.\\d s, past leakDetectionThreshold \\(2000 ms\\); "
+                    + "HikariCP logs the stack of its borrow"));
+        }
+    }
+
+    @Test
     void noLeakWarningWithoutTheThreshold() throws Exception {
         ManagedHikariDataSource dataSource = pools.build("unwatched", 1, 1_000);
         try (LogCapture log = new LogCapture(); Connection ignored = dataSource.getConnection()) {

@@ -16,6 +16,7 @@ import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
 import io.github.dropwizardhikari.fairborrowing.FairBorrowing;
+import io.github.dropwizardhikari.holders.HoldersExtension;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -47,6 +48,8 @@ import java.util.Optional;
  *     is the difference</li>
  *     <li>{@code hikari-no-network-timeout} (only when named with {@code -p pool=...}): {@code hikari} with
  *     {@code networkTimeout: 0}, so the cost of setting the network timeout on each borrow is the difference</li>
+ *     <li>{@code hikari-holders}: {@code hikari} with the {@code holders} extension named, so what recording each hold
+ *     costs is the difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
  *     <li>{@code tomcat-safe}: the same with rollback on return, isValid() on borrow at most every 500 ms, and the
  *     ConnectionState and StatementFinalizer interceptors</li>
@@ -58,7 +61,7 @@ public class Pools {
     private Duration timeout = Duration.seconds(8);
 
     @Param({"raw-hikari-no-metrics", "raw-hikari-noop-tracker", "raw-hikari", "raw-hikari-bundle-metrics", "hikari",
-        "hikari-fair-borrowing", "tomcat-default", "tomcat-safe"})
+        "hikari-fair-borrowing", "hikari-holders", "tomcat-default", "tomcat-safe"})
     public String pool;
 
     /** {@code stub}: a driver that does nothing; {@code postgres}: the local PostgreSQL. */
@@ -118,6 +121,11 @@ public class Pools {
                 HikariDataSourceFactory fair = hikari();
                 fair.setExtensions(List.of(new FairBorrowing()));
                 managed(fair.build(new MetricRegistry(), "hikari"));
+            }
+            case "hikari-holders" -> {
+                HikariDataSourceFactory holders = hikari();
+                holders.setExtensions(List.of(new HoldersExtension()));
+                managed(holders.build(new MetricRegistry(), "hikari"));
             }
             case "tomcat-default" -> managed(tomcat().build(new MetricRegistry(), "tomcat"));
             case "tomcat-safe" -> managed(safe(tomcat()).build(new MetricRegistry(), "tomcat"));
