@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Hold {
     final Connection connection;
     final Holder holder;
+    final PoolHolds.Series series;
     final String thread;
     final long startNanos;
     @Nullable
@@ -17,9 +18,14 @@ final class Hold {
     // set once, by the sweeper or the closing thread, when the hold has been warned about as a leak
     private final AtomicBoolean warned = new AtomicBoolean();
 
-    Hold(Connection connection, Holder holder, String thread, long startNanos, @Nullable Throwable stack) {
+    // the slot the hold took, set by the borrowing thread just after taking it (-1 until then)
+    volatile int slot = -1;
+
+    Hold(Connection connection, Holder holder, PoolHolds.Series series, String thread, long startNanos,
+        @Nullable Throwable stack) {
         this.connection = connection;
         this.holder = holder;
+        this.series = series;
         this.thread = thread;
         this.startNanos = startNanos;
         this.stack = stack;

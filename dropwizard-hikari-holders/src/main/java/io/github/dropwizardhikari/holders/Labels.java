@@ -2,44 +2,59 @@ package io.github.dropwizardhikari.holders;
 
 import org.jspecify.annotations.Nullable;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
- * The holder of the connections the current thread borrows: set by the Jersey listener for a request once its
- * resource method is matched, and by the admin filter for a task; a thread's own name otherwise. A
- * {@code ThreadLocal} is per virtual thread too.
+ * What the extension keeps per thread, in one {@code ThreadLocal} (per virtual thread too) that is read, never
+ * removed, on each borrow and return: the holder of what the thread borrows, set by the Jersey listener for a
+ * request once its resource method is matched and by the admin filter for a task, the thread's own name otherwise;
+ * and the hold the thread began last.
  */
 final class Labels {
-    private final ThreadLocal<Holder> current = new ThreadLocal<>();
-    // the thread's holder by its name, kept while the name stays: a borrow outside requests builds no string
-    private final ThreadLocal<Named> byThread = new ThreadLocal<>();
+    private final ThreadLocal<State> state = ThreadLocal.withInitial(State::new);
 
-    Holder current() {
-        Holder holder = current.get();
-        return holder == null ? thread(Thread.currentThread()) : holder;
+    State state() {
+        return state.get();
     }
 
-    private Holder thread(Thread thread) {
-        String name = thread.getName();
-        Named known = byThread.get();
-        if (known != null && known.threadName.equals(name)) {
-            return known.holder;
-        }
-        Holder holder = Holder.thread(thread);
-        byThread.set(new Named(name, holder));
-        return holder;
+    Holder current() {
+        return state.get().holder();
     }
 
     void set(@Nullable Holder holder) {
-        if (holder == null) {
-            current.remove();
-        } else {
-            current.set(holder);
-        }
+        state.get().request = holder;
     }
 
     void clear() {
-        current.remove();
+        state.get().request = null;
     }
 
-    private record Named(String threadName, Holder holder) {
+    /** One thread's holder and last hold; only that thread reads or writes it. */
+    static final class State {
+        @Nullable
+        private Holder request;
+        @Nullable
+        private String threadName;
+        @Nullable
+        private Holder byThread;
+        // the hold this thread began last, the one its next return most likely ends
+        @Nullable
+        Hold last;
+        // the slot this thread took last, where its next borrow looks first
+        int slotHint = ThreadLocalRandom.current().nextInt(1 << 16);
+
+        Holder holder() {
+            if (request != null) {
+                return request;
+            }
+            Thread thread = Thread.currentThread();
+            String name = thread.getName();
+            // kept while the thread's name stays: a borrow outside requests builds no string
+            if (byThread == null || !name.equals(threadName)) {
+                threadName = name;
+                byThread = Holder.thread(thread);
+            }
+            return byThread;
+        }
     }
 }

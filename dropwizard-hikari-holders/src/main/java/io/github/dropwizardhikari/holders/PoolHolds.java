@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code close()} has marked its proxy closed: the hold ended is the closing thread's own if it is closed, otherwise
  * any closed one. A connection HikariCP closes itself while it is borrowed is never recycled, so once a second a
  * sweep ends the holds of closed proxies, warns once about each hold past {@code leakDetectionThreshold}, and keeps
- * the registry within {@link #bound()} entries. A hold that ends past the threshold before a sweep saw it is
+ * the registry within {@link #bound()} entries, the newest, of its {@link HoldSlots} (four times the pool's size and
+ * 64; a borrow that finds every slot taken, after a runtime resize far beyond, is not recorded). A hold that ends past the threshold before a sweep saw it is
  * warned about as it ends.</p>
  */
 final class PoolHolds implements PoolHooks {
@@ -50,9 +50,7 @@ final class PoolHolds implements PoolHooks {
     private final HoldersExtension settings;
     private final MetricRegistry metrics;
     private final int configuredSize;
-    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
-    // the hold this thread began last, the one its next return most likely ends
-    private final ThreadLocal<Hold> last = new ThreadLocal<>();
+    private final HoldSlots holds;
     private final Map<String, Series> series = new ConcurrentHashMap<>();
     private final AtomicLong nextReportNanos = new AtomicLong(System.nanoTime());
     private final AtomicLong timeoutsSinceReport = new AtomicLong();
@@ -67,6 +65,7 @@ final class PoolHolds implements PoolHooks {
         this.settings = settings;
         this.labels = labels;
         this.metrics = metrics;
+        this.holds = new HoldSlots(4 * size + 64);
         this.sweeper = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, poolName + ":holders");
             thread.setDaemon(true);
@@ -122,7 +121,8 @@ final class PoolHolds implements PoolHooks {
 
     @Override
     public Connection borrow(Borrow next) throws SQLException {
-        Holder holder = labels.current();
+        Labels.State thread = labels.state();
+        Holder holder = thread.holder();
         Throwable stack = settings.isStackAtBorrow() ? new Throwable("the borrow by " + holder.name()) : null;
         Connection connection;
         try {
@@ -130,25 +130,31 @@ final class PoolHolds implements PoolHooks {
         } catch (SQLTransientConnectionException e) {
             throw timedOut(e);
         }
-        Hold hold = new Hold(connection, holder, Thread.currentThread().getName(), System.nanoTime(), stack);
-        holds.add(hold);
-        last.set(hold);
-        series(holder.series()).borrows.inc();
+        Series counted = series(holder.series());
+        Hold hold = new Hold(connection, holder, counted, Thread.currentThread().getName(), System.nanoTime(), stack);
+        int slot = holds.add(hold, thread.slotHint);
+        if (slot >= 0) {
+            hold.slot = slot;
+            thread.slotHint = slot;
+            thread.last = hold;
+        }
+        counted.borrows.inc();
         return connection;
     }
 
     /** HikariCP is recording a return, just after the application closed the connection's proxy. */
     private void returned() {
-        Hold mine = last.get();
+        Labels.State thread = labels.state();
+        Hold mine = thread.last;
         if (mine != null && mine.closed()) {
-            last.remove();
+            thread.last = null;
             if (end(mine)) {
                 return;
             }
         }
         // closed on another thread than the borrowing one, or a borrow that did not pass the hooks (HikariCP's
         // connectivity check borrows from HikariCP directly): any hold closed now
-        for (Hold hold : holds) {
+        for (Hold hold : holds.all()) {
             if (hold.closed()) {
                 end(hold);
             }
@@ -161,7 +167,7 @@ final class PoolHolds implements PoolHooks {
             return false;
         }
         long held = hold.heldNanos(System.nanoTime());
-        series(hold.holder.series()).usage.update(TimeUnit.NANOSECONDS.toMillis(held));
+        hold.series.usage().update(TimeUnit.NANOSECONDS.toMillis(held));
         // a hold that ended between two sweeps past the threshold is warned about now
         long threshold = leakThresholdMillis();
         if (threshold > 0 && held >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
@@ -227,7 +233,7 @@ final class PoolHolds implements PoolHooks {
     /** @return a line per holder, longest hold first, at most {@code summaryLines} and one for the rest */
     List<String> summary(long nowNanos) {
         Map<String, long[]> byHolder = new LinkedHashMap<>();
-        for (Hold hold : holds) {
+        for (Hold hold : holds.all()) {
             long[] figures = byHolder.computeIfAbsent(hold.holder.name(), name -> new long[2]);
             figures[0]++;
             figures[1] = Math.max(figures[1], hold.heldNanos(nowNanos));
@@ -251,7 +257,7 @@ final class PoolHolds implements PoolHooks {
 
     /** @return the holds now, longest first */
     List<Hold> holds() {
-        List<Hold> now = new ArrayList<>(holds);
+        List<Hold> now = holds.all();
         now.sort(Comparator.comparingLong(hold -> hold.startNanos));
         return now;
     }
@@ -262,7 +268,7 @@ final class PoolHolds implements PoolHooks {
 
     /** Ends the holds of closed proxies, warns about leaks, and bounds the registry. */
     void sweep() {
-        for (Hold hold : holds) {
+        for (Hold hold : holds.all()) {
             if (hold.closed()) {
                 end(hold);
             }
@@ -300,7 +306,7 @@ final class PoolHolds implements PoolHooks {
     private int bound() {
         HikariDataSource running = pool;
         int size = running == null ? configuredSize : running.getHikariConfigMXBean().getMaximumPoolSize();
-        return 2 * Math.max(size, configuredSize) + 16;
+        return Math.min(2 * Math.max(size, configuredSize) + 16, holds.capacity() / 2);
     }
 
     /** @return HikariCP's counts, or null before the pool started */
@@ -326,6 +332,7 @@ final class PoolHolds implements PoolHooks {
         holds.clear();
     }
 
-    private record Series(String prefix, Histogram usage, Counter borrows) {
+    /** The metrics of one holder. */
+    record Series(String prefix, Histogram usage, Counter borrows) {
     }
 }

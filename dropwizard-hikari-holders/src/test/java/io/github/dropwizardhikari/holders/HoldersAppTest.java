@@ -48,9 +48,9 @@ class HoldersAppTest {
 
     @Test
     void poolHoldersListsTheHoldsNowLongestFirstWithTheirStacksWhenAsked() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> get("/people/7?millis=3000"));
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> get("/people/7?millis=8000"));
         HolderPools.await("the slow request holds its connection", () -> holdsNow() == 1);
-        CompletableFuture<HttpResponse<String>> fast = CompletableFuture.supplyAsync(() -> get("/people?millis=1500"));
+        CompletableFuture<HttpResponse<String>> fast = CompletableFuture.supplyAsync(() -> get("/people?millis=5000"));
         HolderPools.await("both hold their connections", () -> holdsNow() == 2);
 
         String view = postTask("pool-holders?pool=hikari").body();

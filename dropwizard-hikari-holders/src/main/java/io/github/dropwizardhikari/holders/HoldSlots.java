@@ -1,0 +1,68 @@
+package io.github.dropwizardhikari.holders;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The holds of one pool in a fixed array of slots: a borrow takes a free slot with one compare-and-set, starting
+ * from the slot its thread took last (so threads that borrow and return in turn keep to slots of their own), and a
+ * return clears it. Cheaper per borrow than a concurrent set, and bounded: when every slot is taken, a hold is not
+ * recorded.
+ */
+final class HoldSlots {
+    private final AtomicReferenceArray<Hold> slots;
+
+    HoldSlots(int capacity) {
+        this.slots = new AtomicReferenceArray<>(capacity);
+    }
+
+    int capacity() {
+        return slots.length();
+    }
+
+    /** @return the slot taken, or -1 when every slot is taken */
+    int add(Hold hold, int hint) {
+        int capacity = slots.length();
+        for (int i = 0; i < capacity; i++) {
+            int slot = Math.floorMod(hint + i, capacity);
+            if (slots.get(slot) == null && slots.compareAndSet(slot, null, hold)) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    /** @return whether this call removed the hold from its slot */
+    boolean remove(Hold hold) {
+        int slot = hold.slot;
+        if (slot >= 0) {
+            return slots.compareAndSet(slot, hold, null);
+        }
+        // taken, and its slot not yet noted by the borrowing thread
+        for (int i = 0; i < slots.length(); i++) {
+            if (slots.get(i) == hold) {
+                return slots.compareAndSet(i, hold, null);
+            }
+        }
+        return false;
+    }
+
+    /** @return the holds now, in no order */
+    List<Hold> all() {
+        List<Hold> all = new ArrayList<>();
+        for (int i = 0; i < slots.length(); i++) {
+            Hold hold = slots.get(i);
+            if (hold != null) {
+                all.add(hold);
+            }
+        }
+        return all;
+    }
+
+    void clear() {
+        for (int i = 0; i < slots.length(); i++) {
+            slots.set(i, null);
+        }
+    }
+}
