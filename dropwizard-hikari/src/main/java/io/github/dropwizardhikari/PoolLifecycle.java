@@ -107,8 +107,9 @@ final class PoolLifecycle {
         }
         LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, {}, "
             + "extensions: {}", config.getPoolName(), hikariVersion(), attempt.getMinimumIdle(),
-            attempt.getMaximumPoolSize(), attempt.getConnectionTimeout(), held.describe(), extensions.isEmpty() ? "none" : extensions.stream()
-                .map(PoolLifecycle::typeName).collect(Collectors.joining(", ")));
+            attempt.getMaximumPoolSize(), attempt.getConnectionTimeout(), held.describe(),
+            extensions.isEmpty() ? "none"
+                : extensions.stream().map(PoolLifecycle::typeName).collect(Collectors.joining(", ")));
         return started;
     }
 
