@@ -94,8 +94,8 @@ problems = []
 
 results = json.load(open(os.path.join(scratch, "jmh", "jmh-t1.json")))
 pools = {(r["benchmark"].split(".")[-2], r["params"]["pool"]) for r in results if r["primaryMetric"]["score"] > 0}
-if len(pools) != 16:
-    problems.append("JMH: expected 2 benchmarks x 8 pools with a score, got %d" % len(pools))
+if len(pools) != 18:
+    problems.append("JMH: expected 2 benchmarks x 9 pools with a score, got %d" % len(pools))
 floor = json.load(open(os.path.join(scratch, "jmh", "cost-floor.json")))
 if len([r for r in floor if r["primaryMetric"]["score"] > 0]) != 11:
     problems.append("JMH: expected the 11 CostFloor parts with a score, got %d" % len(floor))
