@@ -4,7 +4,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One borrowed connection: who borrowed it, on which thread, since when, and the stack if it was captured. */
 final class Hold {
@@ -15,8 +14,9 @@ final class Hold {
     final long startNanos;
     @Nullable
     final Throwable stack;
-    // set once, by the sweeper or the closing thread, when the hold has been warned about as a leak
-    private final AtomicBoolean warned = new AtomicBoolean();
+    // set once, by the sweeper or the closing thread, when the hold has been warned about as a leak: a plain field
+    // under the hold's lock, since a warning is rare and every borrow allocates a hold
+    private boolean warned;
 
     // the slot the hold took, set by the borrowing thread just after taking it (-1 until then)
     volatile int slot = -1;
@@ -41,8 +41,10 @@ final class Hold {
     }
 
     /** @return whether this call is the first to warn about the hold */
-    boolean warnOnce() {
-        return !warned.get() && warned.compareAndSet(false, true);
+    synchronized boolean warnOnce() {
+        boolean first = !warned;
+        warned = true;
+        return first;
     }
 
     long heldNanos(long nowNanos) {

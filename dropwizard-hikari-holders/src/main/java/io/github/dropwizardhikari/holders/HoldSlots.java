@@ -11,22 +11,27 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * recorded.
  */
 final class HoldSlots {
+    // a slot's reference alone on its cache line (64 bytes, 16 compressed references): threads that borrow and return
+    // at once write to slots of their own, and would otherwise slow one another down through shared lines
+    private static final int SPREAD = 16;
+
     private final AtomicReferenceArray<Hold> slots;
+    private final int capacity;
 
     HoldSlots(int capacity) {
-        this.slots = new AtomicReferenceArray<>(capacity);
+        this.capacity = capacity;
+        this.slots = new AtomicReferenceArray<>(capacity * SPREAD);
     }
 
     int capacity() {
-        return slots.length();
+        return capacity;
     }
 
     /** @return the slot taken, or -1 when every slot is taken */
     int add(Hold hold, int hint) {
-        int capacity = slots.length();
         for (int i = 0; i < capacity; i++) {
             int slot = Math.floorMod(hint + i, capacity);
-            if (slots.get(slot) == null && slots.compareAndSet(slot, null, hold)) {
+            if (slots.get(slot * SPREAD) == null && slots.compareAndSet(slot * SPREAD, null, hold)) {
                 return slot;
             }
         }
@@ -37,10 +42,10 @@ final class HoldSlots {
     boolean remove(Hold hold) {
         int slot = hold.slot;
         if (slot >= 0) {
-            return slots.compareAndSet(slot, hold, null);
+            return slots.compareAndSet(slot * SPREAD, hold, null);
         }
         // taken, and its slot not yet noted by the borrowing thread
-        for (int i = 0; i < slots.length(); i++) {
+        for (int i = 0; i < slots.length(); i += SPREAD) {
             if (slots.get(i) == hold) {
                 return slots.compareAndSet(i, hold, null);
             }
@@ -51,7 +56,7 @@ final class HoldSlots {
     /** @return the holds now, in no order */
     List<Hold> all() {
         List<Hold> all = new ArrayList<>();
-        for (int i = 0; i < slots.length(); i++) {
+        for (int i = 0; i < slots.length(); i += SPREAD) {
             Hold hold = slots.get(i);
             if (hold != null) {
                 all.add(hold);
@@ -61,7 +66,7 @@ final class HoldSlots {
     }
 
     void clear() {
-        for (int i = 0; i < slots.length(); i++) {
+        for (int i = 0; i < slots.length(); i += SPREAD) {
             slots.set(i, null);
         }
     }

@@ -2,7 +2,6 @@ package io.github.dropwizardhikari.holders;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
-import com.codahale.metrics.SlidingWindowReservoir;
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -33,11 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A hold begins when the borrow returns a connection and ends when HikariCP records the connection's return
  * ({@code recordConnectionUsageMillis}, HikariCP 7.1, in {@code recycle()}), which it does after the application's
  * {@code close()} has marked its proxy closed: the hold ended is the closing thread's own if it is closed, otherwise
- * any closed one. A connection HikariCP closes itself while it is borrowed is never recycled, so once a second a
- * sweep ends the holds of closed proxies, warns once about each hold past {@code leakDetectionThreshold}, and keeps
- * the registry within {@link #bound()} entries, the newest, of its {@link HoldSlots} (four times the pool's size and
- * 64; a borrow that finds every slot taken, after a runtime resize far beyond, is not recorded). A hold that ends past the threshold before a sweep saw it is
- * warned about as it ends.</p>
+ * any closed one; its time is HikariCP's figure for the return. A connection HikariCP closes itself while it is
+ * borrowed is never recycled, so once a second a sweep ends the holds of closed proxies, warns once about each hold
+ * past {@code leakDetectionThreshold}, and keeps the registry within {@link #bound()} entries, the newest, of its
+ * {@link HoldSlots} (four times the pool's size and 64; a borrow that finds every slot taken, after a runtime resize
+ * far beyond, is not recorded). A hold that ends past the threshold before a sweep saw it is warned about as it
+ * ends.</p>
  */
 final class PoolHolds implements PoolHooks {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolHolds.class);
@@ -97,7 +97,7 @@ final class PoolHolds implements PoolHooks {
 
             @Override
             public void recordConnectionUsageMillis(long elapsedBorrowedMillis) {
-                returned();
+                returned(elapsedBorrowedMillis);
                 recording.recordConnectionUsageMillis(elapsedBorrowedMillis);
             }
 
@@ -142,36 +142,45 @@ final class PoolHolds implements PoolHooks {
         return connection;
     }
 
-    /** HikariCP is recording a return, just after the application closed the connection's proxy. */
-    private void returned() {
+    /**
+     * HikariCP is recording a return, just after the application closed the connection's proxy.
+     *
+     * @param elapsedMillis HikariCP's figure for the hold the closing thread began last: its own clock reading, so that
+     *                      a return reads none
+     */
+    private void returned(long elapsedMillis) {
         Labels.State thread = labels.state();
         Hold mine = thread.last;
         if (mine != null && mine.closed()) {
             thread.last = null;
-            if (end(mine)) {
+            if (end(mine, elapsedMillis)) {
                 return;
             }
         }
         // closed on another thread than the borrowing one, or a borrow that did not pass the hooks (HikariCP's
         // connectivity check borrows from HikariCP directly): any hold closed now
+        endClosed();
+    }
+
+    private void endClosed() {
+        long now = System.nanoTime();
         for (Hold hold : holds.all()) {
             if (hold.closed()) {
-                end(hold);
+                end(hold, TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(now)));
             }
         }
     }
 
     /** @return whether this call ended the hold */
-    private boolean end(Hold hold) {
+    private boolean end(Hold hold, long heldMillis) {
         if (!holds.remove(hold)) {
             return false;
         }
-        long held = hold.heldNanos(System.nanoTime());
-        hold.series.usage().update(TimeUnit.NANOSECONDS.toMillis(held));
+        hold.series.usage().update(heldMillis);
         // a hold that ended between two sweeps past the threshold is warned about now
         long threshold = leakThresholdMillis();
-        if (threshold > 0 && held >= TimeUnit.MILLISECONDS.toNanos(threshold)) {
-            warnLeak(hold, "was", held, threshold);
+        if (threshold > 0 && heldMillis >= threshold) {
+            warnLeak(hold, "was", TimeUnit.MILLISECONDS.toNanos(heldMillis), threshold);
         }
         return true;
     }
@@ -188,9 +197,9 @@ final class PoolHolds implements PoolHooks {
     private Series register(String name) {
         // a dot would split the name into levels in Graphite and the like
         String prefix = MetricRegistry.name(poolName, "pool", "Holders", name.replace('.', '_'));
-        // the last 1,028 holds: a synchronized array is cheaper per return than a decaying reservoir's skip list
+        // about the last 1,028 holds, in windows by thread: cheaper per return than a decaying reservoir's skip list
         return new Series(prefix, metrics.histogram(MetricRegistry.name(prefix, "Usage"),
-            () -> new Histogram(new SlidingWindowReservoir(1028))),
+            () -> new Histogram(new StripedWindowReservoir())),
             metrics.counter(MetricRegistry.name(prefix, "Borrows")));
     }
 
@@ -269,11 +278,7 @@ final class PoolHolds implements PoolHooks {
 
     /** Ends the holds of closed proxies, warns about leaks, and bounds the registry. */
     void sweep() {
-        for (Hold hold : holds.all()) {
-            if (hold.closed()) {
-                end(hold);
-            }
-        }
+        endClosed();
         long threshold = leakThresholdMillis();
         long now = System.nanoTime();
         List<Hold> open = holds();
