@@ -22,7 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The bundle's pool ({@code hikari}), a resource that holds a connection for {@code ?millis=}, and a task that borrows. */
+/**
+ * The bundle's pool ({@code hikari}), a resource that holds a connection for {@code ?millis=}, and a task that
+ * borrows.
+ */
 public class HoldersApp extends Application<HoldersApp.Config> {
     public static class Config extends Configuration {
         @Valid

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +49,8 @@ class HoldersAppTest {
 
     @Test
     void poolHoldersListsTheHoldsNowLongestFirstWithTheirStacksWhenAsked() throws Exception {
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> get("/people/7?millis=8000"));
+        CompletableFuture<HttpResponse<String>> slow =
+            CompletableFuture.supplyAsync(() -> get("/people/7?millis=8000"));
         HolderPools.await("the slow request holds its connection", () -> holdsNow() == 1);
         CompletableFuture<HttpResponse<String>> fast = CompletableFuture.supplyAsync(() -> get("/people?millis=5000"));
         HolderPools.await("both hold their connections", () -> holdsNow() == 2);
@@ -77,10 +79,33 @@ class HoldersAppTest {
 
     @Test
     void poolHoldersNamesAnUnknownPoolAndParameter() throws Exception {
-        assertThat(postTask("pool-holders?pool=nope").body())
-            .isEqualTo("no pool named 'nope'; the pools are: hikari\n");
-        assertThat(postTask("pool-holders?sql=true").body())
-            .isEqualTo("pool-holders takes no parameter 'sql'; it takes pool, stack\n");
+        HttpResponse<String> unknownPool = postTask("pool-holders?pool=nope");
+        assertThat(unknownPool.statusCode()).isEqualTo(400);
+        assertThat(unknownPool.body()).isEqualTo("no pool named 'nope'; the pools are: hikari\n");
+        HttpResponse<String> unknownParameter = postTask("pool-holders?sql=true");
+        assertThat(unknownParameter.statusCode()).isEqualTo(400);
+        assertThat(unknownParameter.body()).isEqualTo("pool-holders takes no parameter 'sql'; it takes pool, stack\n");
+    }
+
+    /** Answered as the operations extension's pool tasks answer: the status, and the reason as plain text. */
+    @Test
+    void poolHoldersRefusesBadValuesWith400AndTheReason() throws Exception {
+        Map<String, String> refused = Map.of(
+            "pool-holders?pool=hikari&pool=hikari", "pool was given 2 times; give it once\n",
+            "pool-holders?pool=hikari&stack=yes", "stack must be true or false; got 'yes'\n");
+        for (Map.Entry<String, String> request : refused.entrySet()) {
+            HttpResponse<String> response = postTask(request.getKey());
+            assertThat(response.statusCode()).as(request.getKey()).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).as(request.getKey())
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
+            assertThat(response.body()).as(request.getKey()).isEqualTo(request.getValue());
+        }
+        HttpResponse<String> answered = postTask("pool-holders?pool=hikari&stack=false");
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).startsWith("pool: hikari\n");
+        // other methods reach Dropwizard's task servlet, which takes POST only
+        assertThat(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getAdminPort()
+            + "/tasks/pool-holders"))).statusCode()).isEqualTo(405);
     }
 
     private static long holdsNow() {
