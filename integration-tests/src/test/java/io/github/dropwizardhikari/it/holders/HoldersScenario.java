@@ -145,7 +145,8 @@ final class HoldersScenario implements AutoCloseable {
             entry.getValue().getCount(), entry.getValue().getSnapshot().getMean(),
             entry.getValue().getSnapshot().getMax()));
         assertThat(byMeanHold.get(0).getKey()).isEqualTo(prefix + SLOW + ".Usage");
-        assertThat(byMeanHold.get(0).getValue().getSnapshot().getMin()).isGreaterThanOrEqualTo(HoldersItApp.SLOW_MILLIS);
+        assertThat(byMeanHold.get(0).getValue().getSnapshot().getMin())
+            .isGreaterThanOrEqualTo(HoldersItApp.SLOW_MILLIS);
         assertThat(metrics.counter(prefix + SLOW + ".Borrows").getCount()).isEqualTo(slowServed);
         assertThat(metrics.counter(prefix + FAST + ".Borrows").getCount()).isGreaterThanOrEqualTo(5);
         assertThat(metrics.getNames()).filteredOn(name -> name.startsWith(prefix))
