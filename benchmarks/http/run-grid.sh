@@ -41,7 +41,7 @@ SERVER_SETTINGS=${SERVER_SETTINGS:-}
 
 if $quick; then
     CONFIGS=${CONFIGS:-"hikari hikari-unfair hikari-admission tomcat-safe"}
-    MIXED_CONFIGS=${MIXED_CONFIGS:-"hikari hikari-admission tomcat-safe"}
+    MIXED_CONFIGS=${MIXED_CONFIGS-"hikari hikari-admission tomcat-safe"}
     MIXED_POINT=${MIXED_POINT:-"2 8"}
     ENDPOINT_CONFIGS=${ENDPOINT_CONFIGS:-"hikari tomcat-safe"}
     POOLS=${POOLS:-"2"}
@@ -180,14 +180,15 @@ prepare_data() {
 }
 
 # The hikari configurations differ only in the extensions their block names. `hikari` is example-postgres.yml as it
-# is (operations, fault-handling, fair-borrowing); `hikari-unfair` drops fair-borrowing and `hikari-admission` adds
-# admission after it, each written from that file into $OUT, so one file stays the source of every other setting.
+# is (operations, fault-handling, fair-borrowing); `hikari-unfair` drops fair-borrowing, `hikari-admission` adds
+# admission after it, and `hikari-holders` adds holders before the others (it must be listed first), each written
+# from that file into $OUT, so one file stays the source of every other setting.
 # Results recorded before the extensions were modules called these the gate on and off and admission's bundle on.
 hikari_config() {
-    local name=$1 expression=$2 file="$OUT/$1.yml"
+    local name=$1 line=$2 expression=$3 file="$OUT/$1.yml"
     sed "$expression" dropwizard-hikari-example/example-postgres.yml > "$file"
     if cmp -s "$file" dropwizard-hikari-example/example-postgres.yml; then
-        echo "example-postgres.yml no longer has the line '    - type: fair-borrowing ...' that $name changes" >&2
+        echo "example-postgres.yml no longer has the line '$line' that $name changes" >&2
         exit 1
     fi
     echo "$file"
@@ -196,8 +197,10 @@ hikari_config() {
 config_file() {
     case "$1" in
         hikari|hikari-variable) echo dropwizard-hikari-example/example-postgres.yml ;;
-        hikari-unfair) hikari_config hikari-unfair '/^    - type: fair-borrowing/d' ;;
-        hikari-admission) hikari_config hikari-admission '/^    - type: fair-borrowing/a\    - type: admission' ;;
+        hikari-unfair) hikari_config hikari-unfair "    - type: fair-borrowing" '/^    - type: fair-borrowing/d' ;;
+        hikari-admission) hikari_config hikari-admission "    - type: fair-borrowing" \
+            '/^    - type: fair-borrowing/a\    - type: admission' ;;
+        hikari-holders) hikari_config hikari-holders "  extensions:" '/^  extensions:$/a\    - type: holders' ;;
         tomcat-default|tomcat-variable) echo dropwizard-hikari-example/example-tomcat.yml ;;
         tomcat-safe) echo dropwizard-hikari-example/example-tomcat-safe.yml ;;
         *) echo "unknown configuration $1" >&2; exit 1 ;;
@@ -207,7 +210,8 @@ config_file() {
 pool_settings() {
     local config=$1 size=$2
     case "$config" in
-        hikari|hikari-unfair|hikari-admission) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size" ;;
+        hikari|hikari-unfair|hikari-admission|hikari-holders)
+            echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size" ;;
         hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s" ;;
         tomcat-variable) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=1 -Ddw.database.initialSize=1" ;;
         *) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=$size -Ddw.database.initialSize=$size" ;;
