@@ -10,10 +10,8 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The pools built from one factory, and the application the factory belongs to once {@link HikariBundle} has run.
- * Every client of {@code PooledDataSourceFactory} ({@code JdbiFactory}, {@code HibernateBundle}, the application)
- * builds its pool from the factory object in the application's configuration, which the bundle is given too: so the
- * factory is where the bundle and the pools meet, whichever runs first, and nothing is kept anywhere else.
+ * The pools built from one factory, and the application once {@link HikariBundle} has run: every client builds from
+ * the factory the bundle is given, so the factory is where the bundle and the pools meet, whichever comes first.
  */
 final class BuiltPools {
     private final List<ManagedHikariDataSource> pools = new ArrayList<>();

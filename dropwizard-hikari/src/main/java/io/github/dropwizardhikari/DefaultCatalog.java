@@ -11,12 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The catalog a new connection starts in, read from the configuration (no connection outside the pool), so the pool
- * can put it back.
- *
- * <p>HikariCP 7.1 resets a catalog a borrower changed with {@code setCatalog} only to a configured {@code catalog};
- * with none, the next borrower inherits the change. On MariaDB and MySQL the catalog is the current database, named
- * by the URL or the data source's {@code databaseName}; PostgreSQL's driver ignores {@code setCatalog}.</p>
+ * The catalog a MariaDB or MySQL connection starts in, read from the URL or {@code databaseName}, so the pool can put
+ * it back: HikariCP 7.1 resets a catalog a borrower changed only to a configured one (PostgreSQL ignores it).
  */
 final class DefaultCatalog {
     // jdbc:mariadb://hosts/database?... or jdbc:mysql://...

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bounds what a borrowed connection holds: {@code networkTimeout} on each borrow; with {@code removeAbandoned}, an abort past {@code removeAbandonedTimeout}, then an
- * eviction a second later if still not closed. Logs the first failed borrow of an outage and the first success after.
+ * Bounds what a borrowed connection holds: {@code networkTimeout} on each borrow; with {@code removeAbandoned}, an
+ * abort past {@code removeAbandonedTimeout}, then an eviction a second later if still open. Logs the first failed
+ * borrow of an outage and the first success after.
  */
 final class HeldConnections {
     /** 0 turns {@code networkTimeout} or {@code abandonAfter} ({@code removeAbandoned}) off. */

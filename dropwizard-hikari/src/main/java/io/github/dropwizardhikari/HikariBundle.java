@@ -23,10 +23,8 @@ import static java.util.Objects.requireNonNull;
  * }</pre>
  *
  * <p>Every pool built from the factory, by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this
- * one, or the application, registers HikariCP's health checks ({@code <name>.pool.ConnectivityCheck}, and
- * {@code <name>.pool.Connection99Percent} when configured) in the application's registry beside its metrics, and the
- * extensions named in the factory's {@code extensions:} run once for the application. The bundle never touches
- * Jetty itself: only an extension named in the configuration may delay or refuse a request.</p>
+ * one, or the application, registers its health checks ({@code <name>.pool.ConnectivityCheck}) in the application's
+ * registry, and the extensions the factory names run once for the application.</p>
  *
  * @param <T> the application's configuration class
  */
@@ -67,10 +65,7 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
     }
 
     /**
-     * A pool for applications that use plain JDBC, built on the first call and managed by the environment's
-     * lifecycle. Call it from {@code Application.run}.
-     *
-     * @return the managed pool
+     * @return a pool for plain JDBC, built on the first call (from {@code Application.run}) and managed
      * @throws IllegalStateException before {@link #run} or when no HikariCP data source is configured
      */
     public synchronized ManagedDataSource getDataSource() {

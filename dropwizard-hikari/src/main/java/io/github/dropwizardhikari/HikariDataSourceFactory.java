@@ -40,10 +40,9 @@ import static java.util.Objects.requireNonNull;
  * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
  *
- * <p>Every value Dropwizard accepts is accepted. Where HikariCP cannot do exactly what a value says, the nearest safe
- * value is used ("adjusted"), under either name, with one warning naming the setting's full path, the value asked,
- * the value used and why. What Dropwizard refuses is an error, and so are HikariCP-only settings out of range.
- * {@code docs/configuration.md} lists the same settings, with each one's floor, rule and out-of-range value.</p>
+ * <p>Every value Dropwizard accepts is accepted: where HikariCP cannot honour one, the nearest safe value is used with
+ * one warning naming the setting's full path. What Dropwizard refuses is an error, and so are HikariCP-only settings
+ * out of range. {@code docs/configuration.md} lists the same settings with each one's floor.</p>
  *
  * <table>
  * <caption>Configuration parameters</caption>
@@ -105,9 +104,8 @@ import static java.util.Objects.requireNonNull;
  * </table>
  *
  * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
- * startup. Validating or building never changes a field. A new setting is a field (YAML name, alias, default,
- * constraints), its getter and setter, a line in {@link #resolve} and a row here and in the docs; a floor or a rule
- * between fields goes in {@link SettingsCheck}.</p>
+ * startup. A new setting is a field, its getter and setter, a line in {@link #resolve} and a row here and in the docs.
+ * </p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @ValidSettings
@@ -236,8 +234,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonDeserialize(contentUsing = ExtensionDeserializer.class)
     private List<PoolExtension> extensions = new ArrayList<>();
 
-    // ---- not settings: where the block was parsed from, the warnings it has logged, the pools built from it, and
-    // whether Dropwizard's migrations sized it at one connection (asSingleConnectionPool)
+    // ---- not settings
 
     @JsonIgnore
     private Origin origin = Origin.JAVA;
@@ -382,11 +379,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.validationQuery = validationQuery;
     }
 
-    /**
-     * As in Dropwizard: the connection test's timeout as the block gives it, which Dropwizard's own checks of the
-     * pool (Jdbi's, Hibernate's) also take as their bound. The pool runs 5 seconds when it is not given, and at most
-     * {@code maxWaitForConnection} (adjusted, with a warning).
-     */
+    /** As given, as Jdbi's and Hibernate's checks read it; the pool uses 5 seconds when it is not given. */
     @Override
     public Optional<Duration> getValidationQueryTimeout() {
         return Optional.ofNullable(validationQueryTimeout);
@@ -532,8 +525,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         singleConnection = true;
     }
 
-    // ---- for SettingsCheck, run at validation and again at every build
-
     /** @return whether a command sized the pool itself ({@code db migrate}, {@code db status}) */
     boolean isSingleConnection() {
         return singleConnection;
@@ -552,10 +543,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return loggedWarnings.add(key);
     }
 
-    /**
-     * @return the pool's largest size: {@code maxSize}, or when it is not given, its default raised to a larger
-     * {@code minSize} or {@code initialSize} given (adjusted, with a warning)
-     */
+    /** @return {@code maxSize}, or when it is not given, its default raised to a larger minSize or initialSize */
     int maxSizeUsed() {
         int largestGiven = Math.max(isGiven("minSize") ? minSize : 0, isGiven("initialSize") ? getInitialSize() : 0);
         return isGiven("maxSize") ? maxSize : Math.max(maxSize, largestGiven);
@@ -588,9 +576,8 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     /**
-     * Resolves the settings, one line per setting, into HikariCP's configuration, with the values HikariCP cannot
-     * honour replaced, and the warnings that say which. The rules run again, as the factory may have changed in Java
-     * since it was validated; the warnings not logged yet are logged.
+     * Resolves the settings into HikariCP's configuration, the values HikariCP cannot honour replaced. The rules run
+     * again, as the factory may have changed in Java since it was validated.
      *
      * @param name the pool's name and the prefix of its metrics and health checks
      * @throws IllegalStateException when the settings break a rule
@@ -624,8 +611,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         config.setAutoCommit(check.used("autoCommitByDefault", getAutoCommitByDefault()));
         config.setReadOnly(check.used("readOnlyByDefault", getReadOnlyByDefault()));
         config.setCatalog(getDefaultCatalog());
-        config.setTransactionIsolation(getDefaultTransactionIsolation() == null ? null
-            : IsolationDeserializer.hikariName(getDefaultTransactionIsolation()));
+        config.setTransactionIsolation(IsolationDeserializer.hikariName(getDefaultTransactionIsolation()));
         config.setSchema(getSchema().orElse(null));
         config.setInitializationFailTimeout(initializationFailTimeoutMillis());
         config.setIsolateInternalQueries(isIsolateInternalQueries());
@@ -640,11 +626,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
     }
 
-    /**
-     * Dropwizard's two ways to start with the database down, as HikariCP says them: {@code initialSize: 0} opens
-     * nothing at start (-1), {@code ignoreExceptionOnPreLoad: true} tries once and starts anyway (0). A
-     * {@code initializationFailTimeout} that is set wins.
-     */
+    // Dropwizard's two ways to start with the database down: initialSize: 0 (-1), ignoreExceptionOnPreLoad (0)
     private long initializationFailTimeoutMillis() {
         if (isGiven("initializationFailTimeout")) {
             return getInitializationFailTimeout().toMilliseconds();
@@ -661,10 +643,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         return result;
     }
 
-    /**
-     * Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}, with its
-     * health checks in the application's registry once {@link HikariBundle} has run.
-     */
+    /** Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}. */
     @Override
     public ManagedDataSource build(MetricRegistry metricRegistry, String name) {
         requireNonNull(name, "name");
@@ -698,10 +677,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         }
     }
 
-    /**
-     * @return every setting under its field's name, which is its YAML name (so a new setting needs no line here),
-     * with secrets masked, then the Tomcat-only settings given
-     */
+    /** @return every setting under its YAML name, with secrets masked, then the Tomcat-only settings given */
     @Override
     public String toString() {
         StringJoiner settings = new StringJoiner(", ", "HikariDataSourceFactory{", "}");

@@ -41,7 +41,7 @@ final class IsolationDeserializer extends StdScalarDeserializer<TransactionIsola
     }
 
     /** @return the name HikariCP's {@code transactionIsolation} expects, or {@code null} for the driver's default */
-    static @Nullable String hikariName(TransactionIsolation isolation) {
-        return isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
+    static @Nullable String hikariName(@Nullable TransactionIsolation isolation) {
+        return isolation == null || isolation == TransactionIsolation.DEFAULT ? null : HIKARI_PREFIX + isolation.name();
     }
 }

@@ -20,12 +20,9 @@ import java.util.TreeMap;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A HikariCP pool under Dropwizard's lifecycle. Building it opens nothing. The pool starts on the first
- * {@link #getConnection()} or on {@link #start()}, whichever comes first, so it serves clients that take connections
- * before the server starts (Hibernate) and clients that never start it (migrations). {@link #stop()} drains and
- * closes the pool, removes its metrics and health checks so a pool of the same name can be built again, and may be
- * called any number of times, started or not. A stopped pool does not restart. Start and stop are in
- * {@link PoolLifecycle}.
+ * A HikariCP pool under Dropwizard's lifecycle. It starts on the first {@link #getConnection()} or {@link #start()},
+ * so it serves clients that borrow before the server starts (Hibernate) and clients that never start it (migrations).
+ * {@link #stop()} drains and closes it, leaving nothing registered, and may be called any number of times.
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -44,11 +41,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private volatile HikariDataSource pool;
     private volatile boolean closed;
 
-    /**
-     * @param config   a validated configuration, owned by this data source from now on
-     * @param unusable why the settings cannot make a pool, for a factory never validated, raised by every use; else
-     *                 {@code null}
-     */
+    /** @param unusable why the settings cannot make a pool, raised by every use; else {@code null} */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
                             PoolHealthChecks checks, HeldConnections.Settings holds,
                             @Nullable RuntimeException unusable) {
@@ -58,10 +51,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         this.unusable = unusable;
     }
 
-    /**
-     * A data source for settings that cannot make a pool: as Dropwizard's own pool does, building succeeds and every
-     * use raises the error as an {@link SQLException} naming the cause.
-     */
+    /** As Dropwizard's own pool does for settings that cannot make a pool: every use raises the error. */
     static ManagedHikariDataSource unusable(String name, RuntimeException cause) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
@@ -106,11 +96,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         healthChecks.bind(registry);
     }
 
-    /**
-     * Starts the pool. With {@code initialSize: 0} (HikariCP's {@code initializationFailTimeout} below 0) the
-     * application starts whatever the database and the driver say, as under Dropwizard's pool: a pool that cannot
-     * open yet logs why and tries again at its first borrow.
-     */
+    /** Starts the pool; with {@code initialSize: 0} one that cannot open yet tries again at its first borrow. */
     @Override
     public void start() throws Exception {
         try {
@@ -171,10 +157,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         throw new SQLFeatureNotSupportedException("HikariCP logs through SLF4J");
     }
 
-    /**
-     * Unwraps to this class, to {@link HikariDataSource} (for {@code getHikariPoolMXBean()}, runtime resizing and
-     * {@code evictConnection}), or to whatever the driver's data source unwraps to. All but the first start the pool.
-     */
+    /** Unwraps to this class, to {@link HikariDataSource}, or to the driver's; all but the first start the pool. */
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
         return iface.isInstance(this) ? iface.cast(this) : pool().unwrap(iface);

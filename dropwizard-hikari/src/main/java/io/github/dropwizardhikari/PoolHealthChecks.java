@@ -4,6 +4,7 @@ import com.codahale.metrics.Counting;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheck.Result;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -16,27 +17,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * One pool's health checks in the application's registry. HikariCP registers its checks in a registry of the
- * pool's own; each is registered again in the application's, so that it can be removed on stop and answers at once
- * for a closed pool (HikariCP 7.1's connectivity check would wait its whole timeout on a pool that cannot recover).
- * The application's registry may come after the pool has started ({@code HibernateBundle} before
- * {@code HikariBundle}): the checks are registered then.
- *
- * <p>HikariCP's connectivity check borrows a connection. While every connection is borrowed, that borrow waits behind
- * the requests and gives up after the check's timeout, though the requests are served: a busy pool whose database
- * answers would read unhealthy. So while no connection is idle, the check does not borrow: it is healthy as soon as
- * a connection comes back to the pool ({@code Usage} counts every return), unhealthy when none does within its
- * timeout.</p>
+ * One pool's health checks, registered again from HikariCP's own registry into the application's (which may come
+ * after the pool started), so that they are removed on stop and answer at once for a closed pool: HikariCP 7.1's
+ * connectivity check would wait its whole timeout. While every connection is borrowed, the connectivity check does
+ * not borrow (it would wait behind the requests): it is healthy as soon as a connection comes back.
  */
 final class PoolHealthChecks {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolHealthChecks.class);
-    // how long HikariCP's connectivity check waits: HikariCP 7.1 defaults it to the connection timeout, the bundle to
-    // the validation timeout (at most the connection timeout)
+    // how long HikariCP's connectivity check waits: the validation timeout here, the connection timeout in HikariCP
     private static final String CHECK_TIMEOUT_PROPERTY = "connectivityCheckTimeoutMs";
     // HikariCP's Connection99Percent check: its property and its name after the pool's
     static final String PERCENTILE_PROPERTY = "expected99thPercentileMs";
@@ -111,32 +105,25 @@ final class PoolHealthChecks {
         running.forEach(registry::register);
     }
 
-    /**
-     * HikariCP's connectivity check while a connection is idle (or the pool can still grow); while every connection
-     * is borrowed, healthy once one comes back within {@code timeoutMillis}, without borrowing one.
-     */
+    /** HikariCP's check, or while every connection is borrowed, healthy once one comes back in time. */
     private static HealthCheck busyAware(HealthCheck connectivity, HikariDataSource pool, Counting usage,
                                          long timeoutMillis) {
-        return new HealthCheck() {
-            @Override
-            protected Result check() throws InterruptedException {
-                HikariPoolMXBean bean = pool.getHikariPoolMXBean();
-                if (bean == null || !allBorrowed(bean, pool.getMaximumPoolSize())) {
-                    return connectivity.execute();
-                }
-                long returnsBefore = usage.getCount();
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-                while (usage.getCount() == returnsBefore && System.nanoTime() < deadline) {
-                    Thread.sleep(RETURN_POLL_MILLIS);
-                }
-                return usage.getCount() > returnsBefore
-                    ? Result.builder().healthy().withMessage("busy: all %d connections borrowed, %d waiting; "
-                        + "connections come back", bean.getTotalConnections(), bean.getThreadsAwaitingConnection())
-                        .build()
-                    : Result.unhealthy("all %d connections borrowed and none came back within %dms; %d waiting",
-                        bean.getTotalConnections(), timeoutMillis, bean.getThreadsAwaitingConnection());
+        return healthCheck(() -> {
+            HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+            if (bean == null || !allBorrowed(bean, pool.getMaximumPoolSize())) {
+                return connectivity.execute();
             }
-        };
+            long returnsBefore = usage.getCount();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            while (usage.getCount() == returnsBefore && System.nanoTime() < deadline) {
+                Thread.sleep(RETURN_POLL_MILLIS);
+            }
+            return usage.getCount() > returnsBefore
+                ? Result.builder().healthy().withMessage("busy: all %d connections borrowed, %d waiting; "
+                    + "connections come back", bean.getTotalConnections(), bean.getThreadsAwaitingConnection()).build()
+                : Result.unhealthy("all %d connections borrowed and none came back within %dms; %d waiting",
+                    bean.getTotalConnections(), timeoutMillis, bean.getThreadsAwaitingConnection());
+        });
     }
 
     private static boolean allBorrowed(HikariPoolMXBean bean, int maximumPoolSize) {
@@ -145,39 +132,39 @@ final class PoolHealthChecks {
 
     /** Unhealthy while the 99th percentile of the pool's {@code Wait} timer exceeds {@code expectedMillis}. */
     private static HealthCheck waitPercentile(Timer wait, long expectedMillis) {
-        return new HealthCheck() {
-            @Override
-            protected Result check() {
-                long percentile = TimeUnit.NANOSECONDS.toMillis(Math.round(wait.getSnapshot().get99thPercentile()));
-                return percentile <= expectedMillis ? Result.healthy() : Result.unhealthy(
-                    "99th percentile connection wait time of %dms exceeds the threshold %dms", percentile,
-                    expectedMillis);
-            }
-        };
+        return healthCheck(() -> {
+            long percentile = TimeUnit.NANOSECONDS.toMillis(Math.round(wait.getSnapshot().get99thPercentile()));
+            return percentile <= expectedMillis ? Result.healthy() : Result.unhealthy(
+                "99th percentile connection wait time of %dms exceeds the threshold %dms", percentile, expectedMillis);
+        });
     }
 
     /**
-     * Unhealthy at once for a closed pool. An unhealthy result gives its cause's message, not the stack trace that
-     * Dropwizard's {@code /healthcheck} would print in full: the stack is logged, once each time the check turns
-     * unhealthy.
+     * Unhealthy at once for a closed pool. An unhealthy result gives its cause's message, not the stack trace
+     * {@code /healthcheck} would print: the stack is logged once each time the check turns unhealthy.
      */
     private HealthCheck reported(String name, HealthCheck check, BooleanSupplier closed) {
         AtomicBoolean unhealthy = new AtomicBoolean();
+        return healthCheck(() -> {
+            Result result = closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : check.execute();
+            boolean wasUnhealthy = unhealthy.getAndSet(!result.isHealthy());
+            Throwable error = result.getError();
+            if (result.isHealthy() || error == null) {
+                return result;
+            }
+            String message = message(error);
+            if (!wasUnhealthy) {
+                LOGGER.warn("Health check {} is unhealthy: {}", name, message, error);
+            }
+            return Result.builder().unhealthy().withMessage(message).build();
+        });
+    }
+
+    private static HealthCheck healthCheck(Callable<Result> body) {
         return new HealthCheck() {
             @Override
-            protected Result check() {
-                Result result = closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName)
-                    : check.execute();
-                boolean wasUnhealthy = unhealthy.getAndSet(!result.isHealthy());
-                Throwable error = result.getError();
-                if (result.isHealthy() || error == null) {
-                    return result;
-                }
-                String message = message(error);
-                if (!wasUnhealthy) {
-                    LOGGER.warn("Health check {} is unhealthy: {}", name, message, error);
-                }
-                return Result.builder().unhealthy().withMessage(message).build();
+            protected Result check() throws Exception {
+                return body.call();
             }
         };
     }

@@ -85,26 +85,19 @@ final class PoolLifecycle {
             registerMetrics();
             started = open(attempt);
         } catch (RuntimeException | SQLException e) {
-            attached.forEach(PoolHooks::stopping);
-            removeMetrics();
+            close(null, attached, false);
+            throw e;
+        }
+        held.started(started);
+        try {
+            attached.forEach(hook -> hook.started(started));
+            healthChecks.register(started, attempt, metrics, attached, closed);
+        } catch (RuntimeException e) {
+            // an extension refused the started pool: leave nothing of it behind, at once
+            close(started, attached, false);
             throw e;
         }
         hooks = List.copyOf(attached);
-        held.started(started);
-        try {
-            hooks.forEach(hook -> hook.started(started));
-            healthChecks.register(started, attempt, metrics, hooks, closed);
-        } catch (RuntimeException e) {
-            // an extension refused the started pool: leave nothing of it behind, at once
-            healthChecks.unregister();
-            attached.forEach(PoolHooks::stopping);
-            held.stopped();
-            started.close();
-            attached.forEach(PoolHooks::stopped);
-            hooks = List.of();
-            removeMetrics();
-            throw e;
-        }
         LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, {}, "
             + "extensions: {}", config.getPoolName(), hikariVersion(), attempt.getMinimumIdle(),
             attempt.getMaximumPoolSize(), attempt.getConnectionTimeout(), held.describe(),
@@ -119,13 +112,8 @@ final class PoolLifecycle {
         return name == null ? extension.getClass().getName() : name.value();
     }
 
-    /** @return the version of HikariCP on the class path, as its jar states it */
+    /** @return the version of HikariCP on the class path, from its Maven metadata (its manifest has none) */
     static String hikariVersion() {
-        String version = HikariDataSource.class.getPackage().getImplementationVersion();
-        if (version != null) {
-            return version;
-        }
-        // HikariCP 7.1's manifest has no Implementation-Version; its Maven metadata survives shading
         try (InputStream in = HikariDataSource.class.getResourceAsStream(HIKARI_POM_PROPERTIES)) {
             Properties properties = new Properties();
             if (in != null) {
@@ -157,15 +145,20 @@ final class PoolLifecycle {
 
     /** Drains and closes the pool; harmless when none started. */
     void stop(@Nullable HikariDataSource running) {
+        close(running, hooks, true);
+    }
+
+    private void close(@Nullable HikariDataSource running, List<PoolHooks> attached, boolean drain) {
         healthChecks.unregister();
-        List<PoolHooks> stopping = hooks;
-        stopping.forEach(PoolHooks::stopping);
+        attached.forEach(PoolHooks::stopping);
         if (running != null) {
-            awaitBorrowedConnections(running.getHikariPoolMXBean());
+            if (drain) {
+                awaitBorrowedConnections(running.getHikariPoolMXBean());
+            }
             held.stopped();
             // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics
             running.close();
-            stopping.forEach(PoolHooks::stopped);
+            attached.forEach(PoolHooks::stopped);
         }
         removeMetrics();
     }

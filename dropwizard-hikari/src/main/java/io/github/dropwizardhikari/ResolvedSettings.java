@@ -7,11 +7,10 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The one step out of a {@link HikariDataSourceFactory}: the HikariCP configuration its settings resolve to, each
- * value HikariCP cannot honour exactly already replaced, and the warnings that say which and why. Each resolve
- * builds a new configuration, which no one else holds; a pool the factory builds gets one of its own.
+ * The HikariCP configuration a {@link HikariDataSourceFactory}'s settings resolve to, a new one each time, with each
+ * value HikariCP cannot honour replaced.
  *
- * @param warnings each warning of the settings, as logged (once per block) when they were resolved or validated
+ * @param warnings each warning of the settings, as logged (once per block)
  */
 public record ResolvedSettings(HikariConfig config, List<String> warnings) {
     public ResolvedSettings {

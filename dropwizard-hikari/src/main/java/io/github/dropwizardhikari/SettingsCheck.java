@@ -24,9 +24,7 @@ import javax.sql.DataSource;
 
 /**
  * One check of a factory's settings: its errors, the nearest safe value for each value HikariCP cannot honour, and
- * its warnings. The rule of a setting is the same under Dropwizard's name and HikariCP's alias, and every message
- * names the setting as the block spells it. The check reads the factory and writes nothing: the values to use are
- * read from here, so validating twice gives the same result.
+ * its warnings, each naming the setting as the block spells it. It writes nothing, so validating twice gives the same.
  */
 final class SettingsCheck {
     static final Duration DEFAULT_IDLE_TIME = Duration.minutes(10);
@@ -132,7 +130,7 @@ final class SettingsCheck {
     /** @return the validation timeout the pool uses: as given, or else 5 seconds; at most {@code maxWait} */
     static Duration validationTimeout(@Nullable Duration given, Duration maxWait) {
         Duration asked = given == null ? DEFAULT_VALIDATION_TIMEOUT : given;
-        return longerThan(asked, maxWait) ? maxWait : asked;
+        return asked.compareTo(maxWait) > 0 ? maxWait : asked;
     }
 
     // HikariCP 7.1's floors: below them HikariConfig.validate() replaces a value or turns the feature off
@@ -152,9 +150,8 @@ final class SettingsCheck {
     }
 
     /**
-     * A value below HikariCP's floor is raised to it for a setting Dropwizard has, whichever name gives it, so every
-     * block Dropwizard accepts starts; for a HikariCP-only setting it is an error. 0 is not below a floor but a
-     * meaning: under HikariCP's name its {@code zeroMeans}, under Dropwizard's refused as Dropwizard refuses it.
+     * Below HikariCP's floor, a setting Dropwizard has is raised to it (every block Dropwizard accepts starts), a
+     * HikariCP-only one is an error. 0 means {@code zeroMeans} under HikariCP's name; Dropwizard refuses it.
      */
     private void floor(String field, @Nullable Duration value, long floorMillis, String zeroMeans, String why) {
         if (value == null) {
@@ -233,10 +230,7 @@ final class SettingsCheck {
         return null;
     }
 
-    /**
-     * Dropwizard's size rules apply to the sizes the block gives. When {@code maxSize} is not given, it grows to a
-     * larger {@code minSize} or {@code initialSize}.
-     */
+    /** Dropwizard's size rules, on the sizes given; a {@code maxSize} not given grows to fit them. */
     private void checkSizes() {
         if (!factory.isInitialSizeGreaterThanMinSize()) {
             error("initialSize", "must be greater than or equal to minSize");
@@ -303,8 +297,7 @@ final class SettingsCheck {
 
     /**
      * Without {@code minSize} HikariCP keeps {@code maxSize} connections open where Dropwizard's pool keeps up to 10
-     * idle: said once. Such a pool closes no idle connection, so a stated {@code minIdleTime} becomes 0, which
-     * HikariCP 7.1 accepts without a warning of its own.
+     * idle: said once. Such a pool closes no idle connection, so a stated {@code minIdleTime} becomes 0.
      */
     private void checkFixedPool() {
         int maxSize = factory.maxSizeUsed();
@@ -312,8 +305,7 @@ final class SettingsCheck {
             return;
         }
         if (factory.isSingleConnection()) {
-            // a one-connection pool that Dropwizard's migrations command sized: it keeps its connection open, and
-            // nothing here is the user's to act on, so HikariCP gets an idle timeout it does not warn about either
+            // sized by Dropwizard's migrations command: nothing for the user to act on, so no warning
             adjusted.put("minIdleTime", new Adjusted(String.valueOf(factory.getMinIdleTime()), Duration.seconds(0),
                 null));
             return;
@@ -346,7 +338,7 @@ final class SettingsCheck {
     private void checkValidationTimeout() {
         Duration maxWait = used("maxWaitForConnection", factory.getMaxWaitForConnection());
         Duration validation = used("validationQueryTimeout", factory.getValidationQueryTimeout().orElse(null));
-        if (validation != null && longerThan(validation, maxWait)) {
+        if (validation != null && validation.compareTo(maxWait) > 0) {
             adjust("validationQueryTimeout", validation, maxWait, "a connection test must fit in "
                 + name("maxWaitForConnection") + " (" + maxWait + "), or a borrow could wait longer than that");
         }
@@ -381,10 +373,6 @@ final class SettingsCheck {
             return Duration.minutes(millis / 60_000);
         }
         return millis % 1_000 == 0 ? Duration.seconds(millis / 1_000) : Duration.milliseconds(millis);
-    }
-
-    static boolean longerThan(Duration value, Duration other) {
-        return value.toNanoseconds() > other.toNanoseconds();
     }
 
     private static boolean isSet(@Nullable String value) {

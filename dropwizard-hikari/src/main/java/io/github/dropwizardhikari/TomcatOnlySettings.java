@@ -20,15 +20,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
- * and constraints, so a {@code database:} block renamed to {@code hikari:} still parses and Java callers still
- * compile. Each one given is warned about once, saying what HikariCP does instead, except those the bundle honours
- * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}: start with the database down;
- * {@code removeAbandoned}, {@code removeAbandonedTimeout}, {@code logAbandonedConnections}); in Java their
- * setters are deprecated, and a getter returns what was set. It also remembers which settings a block gives, in YAML
- * or Java: a few rules tell a value given from the default.
+ * and constraints, so a renamed {@code database:} block still parses and Java callers still compile. Each one given
+ * is warned about once, except those the bundle honours; a getter returns what was set. It also remembers which
+ * settings a block gives: a few rules tell a value given from the default.
  *
- * <p>Public because its setters are {@link HikariDataSourceFactory}'s API (a package-private superclass would show
- * them to reflection through bridge methods that lose their generic types); nothing else extends it.</p>
+ * <p>Public because a package-private superclass would show its setters to reflection through bridge methods that
+ * lose their generic types.</p>
  */
 // read from YAML, never written to JSON: they describe no pool
 @JsonIgnoreProperties(value = {"abandonWhenPercentageFull", "alternateUsernamesAllowed", "commitOnReturn",
@@ -63,8 +60,7 @@ public abstract class TomcatOnlySettings {
         Map.entry("ignoreExceptionOnPreLoad", "set initializationFailTimeout to choose whether a failed first "
             + "connection stops startup"));
 
-    // the settings given, by their own names, with the values given: a Java setter or a YAML key (Jackson calls the
-    // setter) adds one. A Tomcat-only setting's value lives only here, so its constraints sit on its getter.
+    // the settings given, with their values; a Tomcat-only one lives only here, its constraints on its getter
     @JsonIgnore
     private final Map<String, Object> given = Collections.synchronizedMap(new LinkedHashMap<>());
 
@@ -284,10 +280,7 @@ public abstract class TomcatOnlySettings {
         return given.containsKey(key);
     }
 
-    /**
-     * For Dropwizard's single-connection pool: an {@code initialSize} given becomes 1 (and is still warned about);
-     * one not given follows {@code minSize} and is not recorded, so it gives nothing to warn about.
-     */
+    /** For Dropwizard's single-connection pool: an {@code initialSize} given becomes 1; else it follows minSize. */
     void singleConnectionInitialSize() {
         if (isGiven("initialSize")) {
             initialSize = given("initialSize", 1);
