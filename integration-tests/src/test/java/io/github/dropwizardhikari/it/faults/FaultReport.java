@@ -20,7 +20,7 @@ final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
         "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
-        "SilentDatabasePostgresIT")
+        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT")
         .notes("""
             ## During an outage: what the figures say, and the health page
 
@@ -42,10 +42,11 @@ final class FaultReport {
             ## A database that goes silent
 
             The rows "Database silent ...", "The same failover ..." and "Both connections ..." come from \
-            `SilentDatabasePostgresIT`. In the first two, a TCP proxy stops passing bytes without closing anything, as a network blackhole, a hung server or a failover \
-            to a new address looks to a client. `hikari:` bounds a call on a silent connection with \
-            `networkTimeout` (3 s there, 30 s by default; see \
-            [configuration.md](configuration.md#held-connections-bounded)): a request fails within \
+            `SilentDatabasePostgresIT`, the rows "MariaDB: ..." from `SilentDatabaseMariaDbIT` (the core's pool \
+            alone, on MariaDB's driver). In all but "Both connections ...", a TCP proxy stops passing bytes without \
+            closing anything, as a network blackhole, a hung server or a failover to a new address looks to a \
+            client. `hikari:` bounds a call on a silent connection with `networkTimeout` (3 s there, 30 s by \
+            default; see [configuration.md](configuration.md#held-connections-bounded)): a request fails within \
             `maxWaitForConnection` plus `networkTimeout`, and after a failover the pool serves again once that \
             bound has passed and a new connection is open. Tomcat's pools wait on the socket: through the silence \
             when it ends, and when it does not, until the kernel gives up (about 15 minutes on Linux), unless \

@@ -3,13 +3,12 @@ package io.github.dropwizardhikari.it.faults;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
-import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.util.Duration;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
-import io.github.dropwizardhikari.example.db.IsValidValidator;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
-import io.github.dropwizardhikari.it.dropin.DropInApp;
+import io.github.dropwizardhikari.it.faults.SilentApplication.Run;
+import io.github.dropwizardhikari.it.faults.SilentApplication.Shape;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,64 +16,31 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
+import static io.github.dropwizardhikari.it.faults.SilentApplication.ABANDON_MILLIS;
+import static io.github.dropwizardhikari.it.faults.SilentApplication.REQUEST_BOUND_MILLIS;
+import static io.github.dropwizardhikari.it.faults.SilentApplication.assertHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A database that goes silent without closing anything (a TCP proxy stops passing bytes: a network blackhole, a hung
- * server, a failover to a new address), under a Jdbi + Hibernate application with four request loops, for each pool:
- * silent for a while then back, and silent for good while new connections reach the database (a failover), with and
- * without Tomcat's {@code removeAbandoned}. Measured: the slowest request, when the application serves again, the
- * admin {@code /healthcheck}'s answer time, and what is left after {@code stop()} (server connections, pool
- * threads). Short settings: {@code maxSize: 4}, {@code maxWaitForConnection: 2s}, {@code networkTimeout: 3s}. And
- * {@code removeAbandoned} on connections borrowed and never closed, on a pool of 2.
+ * server, a failover to a new address), under a Jdbi + Hibernate application with four request loops
+ * ({@link SilentApplication}), for each pool: silent for a while then back, and silent for good while new connections
+ * reach the database (a failover), with and without Tomcat's {@code removeAbandoned}. And {@code removeAbandoned} on
+ * connections borrowed and never closed, on a pool of 2.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SilentDatabasePostgresIT {
-    private static final long MAX_WAIT_MILLIS = 2_000;
-    private static final long NETWORK_TIMEOUT_MILLIS = 3_000;
-    private static final long ABANDON_MILLIS = 3_000;
-    // what a request may take with the core's bound: a borrow's wait, then one call's silence
-    private static final long REQUEST_BOUND_MILLIS = MAX_WAIT_MILLIS + NETWORK_TIMEOUT_MILLIS;
-    // the pool's connectivity check: its timeout (the validation timeout, here maxWaitForConnection) and one test
-    private static final long CHECK_BOUND_MILLIS = MAX_WAIT_MILLIS + MAX_WAIT_MILLIS;
-    private static final long SILENT_THEN_BACK_MILLIS = 8_000;
-    private static final long NEW_ADDRESS_AFTER_MILLIS = 1_000;
-    private static final long WATCH_MILLIS = 15_000;
-    private static final int LOOPS = 4;
-
-    private final HttpClient http = HttpClient.newHttpClient();
     private final FaultReport report = FaultReport.shared();
+    private SilentApplication application;
     private TestDatabase database;
-
-    /** The two shapes of silence. */
-    enum Shape { SILENT_THEN_BACK, SILENT_FOR_GOOD }
 
     @BeforeAll
     void migrate() throws Exception {
-        database = TestDatabases.postgres().isolated("it_silent");
-        command("db", "migrate", config(database, PoolConfiguration.HIKARI, false, "it-silent-migrate").toString());
+        application = SilentApplication.migrated(TestDatabases.postgres().isolated("it_silent"));
+        database = application.database();
     }
 
     @AfterAll
@@ -85,7 +51,7 @@ class SilentDatabasePostgresIT {
     @ParameterizedTest
     @EnumSource(PoolConfiguration.class)
     void silentThenBack(PoolConfiguration pool) throws Exception {
-        Run run = run(pool, Shape.SILENT_THEN_BACK, false);
+        Run run = application.run(pool, Shape.SILENT_THEN_BACK, false);
         report.record("Database silent for 8 s, then back (a TCP proxy stops passing bytes without closing, then "
             + "passes them again), 4 request loops on a Jdbi + Hibernate application, `maxSize: 4`, "
             + "`maxWaitForConnection: 2s`, `hikari:` with `networkTimeout: 3s`: slowest request, failed requests, "
@@ -103,26 +69,20 @@ class SilentDatabasePostgresIT {
     @ParameterizedTest
     @EnumSource(PoolConfiguration.class)
     void silentForGoodNewAddressAnswers(PoolConfiguration pool) throws Exception {
-        Run run = run(pool, Shape.SILENT_FOR_GOOD, false);
+        Run run = application.run(pool, Shape.SILENT_FOR_GOOD, false);
         report.record("Database silent for good, new connections answered from 1 s after (a failover to a new "
             + "address: the open connections never answer again), same application and settings: slowest request, "
             + "failed requests, serving again after the silence began, slowest admin `/healthcheck`, left after "
             + "`stop()`", pool, run.figure());
         if (pool.isHikari()) {
-            assertThat(run.slowestMillis()).as("slowest request, ms").isLessThanOrEqualTo(REQUEST_BOUND_MILLIS + 1_000);
-            // the bound, then a connection's creation (a second here, for a loaded machine), then the slack
-            assertThat(run.servingAgainMillis()).as("ms until serving again after the silence began")
-                .isBetween(0L, NETWORK_TIMEOUT_MILLIS + 2_000);
-            assertHealth(run);
-            assertThat(run.leftConnections()).as("server connections left").isZero();
-            assertThat(run.leftThreads()).as("pool threads left").isZero();
+            SilentApplication.assertFailoverBounded(run);
         }
     }
 
     @ParameterizedTest
     @EnumSource(PoolConfiguration.class)
     void silentForGoodWithRemoveAbandoned(PoolConfiguration pool) throws Exception {
-        Run run = run(pool, Shape.SILENT_FOR_GOOD, true);
+        Run run = application.run(pool, Shape.SILENT_FOR_GOOD, true);
         report.record("The same failover with `removeAbandoned: true`, `removeAbandonedTimeout: 3s` (`hikari:` with "
             + "`networkTimeout: 0`, so that only `removeAbandoned` acts; Tomcat's cleaner runs every "
             + "`evictionInterval`, 5 s by default): slowest request, failed requests, serving again after the silence "
@@ -172,7 +132,7 @@ class SilentDatabasePostgresIT {
                     break;
                 }
             }
-            int serverConnections = backends(name);
+            int serverConnections = application.backends(name);
             report.record("Both connections of a pool of 2 borrowed and never closed, `removeAbandoned: true`, "
                 + "`removeAbandonedTimeout: 3s` (Tomcat's cleaner runs every `evictionInterval`, 5 s by default): a "
                 + "borrow succeeds again after, server connections then, the leaked connections", pool,
@@ -187,227 +147,6 @@ class SilentDatabasePostgresIT {
             }
         } finally {
             dataSource.stop();
-        }
-    }
-
-    /**
-     * The pool's own check answers within its timeout, plus the connection test HikariCP 7.1 may start just before
-     * it ends. Dropwizard's admin servlet runs the checks one after another: the page takes up to the sum of their
-     * bounds, two pools' Jdbi and Hibernate checks (each a borrow and a test) and the two pools' own checks.
-     */
-    private static void assertHealth(Run run) {
-        assertThat(run.slowestPoolCheckMillis()).as("slowest jdbi.pool.ConnectivityCheck, ms")
-            .isLessThanOrEqualTo(CHECK_BOUND_MILLIS + 1_000);
-        assertThat(run.slowestHealthMillis()).as("slowest /healthcheck, ms")
-            .isLessThanOrEqualTo(2 * (MAX_WAIT_MILLIS + MAX_WAIT_MILLIS) + 2 * CHECK_BOUND_MILLIS + 1_000);
-    }
-
-    /** What one run measured; {@code servingAgainMillis} is -1 when the application did not serve again. */
-    private record Run(long slowestMillis, boolean stillHeld, int failed, int served, long servingAgainMillis,
-                       String servingAgainFrom, long slowestHealthMillis, long slowestPoolCheckMillis,
-                       int leftConnections, int leftThreads, String stop) {
-        String figure() {
-            return "slowest " + (stillHeld ? "still held after " : "") + slowestMillis + " ms, " + failed + " of "
-                + (failed + served) + " failed, " + (servingAgainMillis < 0 ? "not serving " + WATCH_MILLIS / 1_000
-                + " s after" : "serving again " + servingAgainMillis + " ms after " + servingAgainFrom)
-                + ", /healthcheck " + slowestHealthMillis + " ms" + (slowestPoolCheckMillis < 0 ? ""
-                : " (the pool's `ConnectivityCheck` alone " + slowestPoolCheckMillis + " ms)") + ", " + leftConnections
-                + " connections and " + leftThreads + " pool threads left" + stop;
-        }
-    }
-
-    private Run run(PoolConfiguration pool, Shape shape, boolean removeAbandoned) throws Exception {
-        String applicationName = "it-silent-" + (shape == Shape.SILENT_THEN_BACK ? "back" : "failover")
-            + (removeAbandoned ? "-abandon-" : "-") + pool.label();
-        try (TcpProxy proxy = new TcpProxy(database.hostAndPort())) {
-            DropwizardTestSupport<DropInApp.Config> app = new DropwizardTestSupport<>(DropInApp.class,
-                config(database.through(proxy.hostAndPort()), pool, removeAbandoned, applicationName).toString());
-            app.before();
-            ConcurrentLinkedQueue<long[]> done = new ConcurrentLinkedQueue<>();
-            AtomicLong[] inFlightSince = new AtomicLong[LOOPS];
-            AtomicBoolean running = new AtomicBoolean(true);
-            ExecutorService loops = Executors.newFixedThreadPool(LOOPS + 1);
-            AtomicLong slowestHealth = new AtomicLong();
-            AtomicLong slowestPoolCheck = new AtomicLong();
-            AtomicBoolean silent = new AtomicBoolean();
-            long silentAt;
-            long answerAt;
-            try {
-                for (int i = 0; i < LOOPS; i++) {
-                    AtomicLong since = inFlightSince[i] = new AtomicLong();
-                    loops.execute(() -> requestLoop(app.getLocalPort(), running, since, done));
-                }
-                Requests.await("the application serves", 20_000, () -> done.stream().anyMatch(r -> r[2] == 1));
-                loops.execute(() -> healthLoop(app, pool, running, silent, slowestHealth, slowestPoolCheck));
-                TimeUnit.MILLISECONDS.sleep(500);
-                proxy.silence();
-                silent.set(true);
-                silentAt = System.nanoTime();
-                long fromSilence = shape == Shape.SILENT_THEN_BACK ? SILENT_THEN_BACK_MILLIS : NEW_ADDRESS_AFTER_MILLIS;
-                long watchUntil = silentAt + TimeUnit.MILLISECONDS.toNanos(shape == Shape.SILENT_THEN_BACK
-                    ? SILENT_THEN_BACK_MILLIS + 5_000 : WATCH_MILLIS);
-                answerAt = silentAt + TimeUnit.MILLISECONDS.toNanos(fromSilence);
-                boolean answered = false;
-                while (System.nanoTime() < watchUntil) {
-                    if (!answered && System.nanoTime() >= answerAt) {
-                        if (shape == Shape.SILENT_THEN_BACK) {
-                            proxy.answer();
-                        } else {
-                            proxy.answerNewOnly();
-                        }
-                        answered = true;
-                    }
-                    TimeUnit.MILLISECONDS.sleep(20);
-                }
-            } finally {
-                running.set(false);
-            }
-            long now = System.nanoTime();
-            long stillHeldFor = 0;
-            for (AtomicLong since : inFlightSince) {
-                long started = since.get();
-                stillHeldFor = Math.max(stillHeldFor, started == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - started));
-            }
-            List<long[]> requests = new ArrayList<>(done);
-            long slowest = requests.stream().filter(r -> r[1] >= silentAt)
-                .mapToLong(r -> TimeUnit.NANOSECONDS.toMillis(r[1] - r[0])).max().orElse(0);
-            int failed = (int) requests.stream().filter(r -> r[1] >= silentAt && r[2] == 0).count();
-            int served = (int) requests.stream().filter(r -> r[1] >= silentAt && r[2] == 1).count();
-            long from = shape == Shape.SILENT_THEN_BACK ? answerAt : silentAt;
-            long servingAgain = requests.stream().filter(r -> r[2] == 1 && r[1] >= from && r[0] >= silentAt)
-                .mapToLong(r -> TimeUnit.NANOSECONDS.toMillis(r[1] - from)).min().orElse(-1);
-            String stop = "";
-            try {
-                app.after();
-            } catch (RuntimeException e) {
-                // Jetty stops everything, then reports that requests were still in flight after its grace period
-                stop = " (requests still in flight when the server stopped)";
-            }
-            // what the stop left: the proxy lets a silenced connection go once its client closes it
-            int left;
-            int threads;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (((left = backends(applicationName)) > 0 | (threads = poolThreads()) > 0)
-                && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(100);
-            }
-            proxy.close();
-            loops.shutdown();
-            assertThat(loops.awaitTermination(30, TimeUnit.SECONDS)).as("request loops ended").isTrue();
-            return new Run(Math.max(slowest, stillHeldFor), stillHeldFor > slowest, failed, served, servingAgain,
-                shape == Shape.SILENT_THEN_BACK ? "it answers" : "the silence began", slowestHealth.get(),
-                pool.isHikari() ? slowestPoolCheck.get() : -1, left, threads, stop);
-        }
-    }
-
-    /** Sends requests back to back; each done one is {start, end, 1 if served}. */
-    private void requestLoop(int port, AtomicBoolean running, AtomicLong inFlightSince,
-                             ConcurrentLinkedQueue<long[]> done) {
-        while (running.get()) {
-            long started = System.nanoTime();
-            inFlightSince.set(started);
-            boolean ok;
-            try {
-                ok = send("POST", port, "/counters?name=silent").statusCode() == 200;
-            } catch (Exception e) {
-                ok = false;
-            }
-            inFlightSince.set(0);
-            done.add(new long[] {started, System.nanoTime(), ok ? 1 : 0});
-            if (!ok) {
-                try {
-                    TimeUnit.MILLISECONDS.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads the admin {@code /healthcheck} every 500 ms, keeping the slowest answer once the silence began; for this
-     * bundle's pools, runs the pool's own {@code ConnectivityCheck} after it, alone.
-     */
-    private void healthLoop(DropwizardTestSupport<DropInApp.Config> app, PoolConfiguration pool, AtomicBoolean running,
-                            AtomicBoolean silent, AtomicLong slowestPage, AtomicLong slowestPoolCheck) {
-        while (running.get()) {
-            long started = System.nanoTime();
-            try {
-                send("GET", app.getAdminPort(), "/healthcheck");
-            } catch (Exception e) {
-                // its time is what counts
-            }
-            long page = System.nanoTime();
-            if (pool.isHikari()) {
-                app.getEnvironment().healthChecks().runHealthCheck("jdbi.pool.ConnectivityCheck");
-            }
-            if (silent.get()) {
-                slowestPage.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(page - started), Math::max);
-                slowestPoolCheck.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - page), Math::max);
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(500);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    private HttpResponse<String> send(String method, int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(java.time.Duration.ofSeconds(90)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.ofString());
-    }
-
-    private int backends(String applicationName) throws SQLException {
-        try (Connection admin = database.connect(); Statement statement = admin.createStatement();
-             ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity "
-                 + "WHERE application_name = '" + applicationName + "'")) {
-            result.next();
-            return result.getInt(1);
-        }
-    }
-
-    /** The threads of the application's two pools ({@code jdbi}, {@code hibernate}), HikariCP's or this bundle's. */
-    private static int poolThreads() {
-        return (int) Thread.getAllStackTraces().keySet().stream()
-            .filter(thread -> thread.getName().startsWith("jdbi") || thread.getName().startsWith("hibernate"))
-            .count();
-    }
-
-    private static Path config(TestDatabase target, PoolConfiguration pool, boolean removeAbandoned,
-                               String applicationName) throws Exception {
-        String url = TestDatabase.withParameter(target.url(), "ApplicationName", applicationName);
-        String common = "  url: " + url + "\n  user: " + target.user() + "\n  password: \"" + target.password()
-            + "\"\n  maxSize: 4\n  maxWaitForConnection: " + MAX_WAIT_MILLIS + "ms\n"
-            + (removeAbandoned ? "  removeAbandoned: true\n  removeAbandonedTimeout: " + ABANDON_MILLIS + "ms\n" : "");
-        String block = switch (pool) {
-            case HIKARI, HIKARI_FAULT_HANDLING -> "hikari:\n" + common + "  networkTimeout: "
-                + (removeAbandoned ? 0 : NETWORK_TIMEOUT_MILLIS) + "ms\n"
-                + (pool == PoolConfiguration.HIKARI_FAULT_HANDLING ? "  extensions:\n    - type: fault-handling\n" : "");
-            case TOMCAT_DEFAULT -> "database:\n  driverClass: org.postgresql.Driver\n" + common
-                + "  minSize: 1\n  initialSize: 1\n";
-            case TOMCAT_SAFE -> "database:\n  driverClass: org.postgresql.Driver\n" + common
-                + "  minSize: 1\n  initialSize: 1\n  autoCommitByDefault: true\n  readOnlyByDefault: false\n"
-                + "  defaultTransactionIsolation: READ_COMMITTED\n  rollbackOnReturn: true\n"
-                + "  checkConnectionOnBorrow: true\n  validationInterval: 500ms\n  validatorClassName: "
-                + IsValidValidator.class.getName() + "\n  jdbcInterceptors: \"ConnectionState;StatementFinalizer\"\n";
-        };
-        Path file = Files.createTempFile("silent-database", ".yml");
-        Files.writeString(file, block + "server:\n  shutdownGracePeriod: 1s\n  applicationConnectors:\n"
-            + "    - type: http\n      port: 0\n  adminConnectors:\n    - type: http\n      port: 0\n"
-            + "  requestLog:\n    appenders: []\nlogging:\n  level: WARN\n");
-        return file;
-    }
-
-    /** Runs a CLI command of the application, as {@code java -jar app.jar ...} would. */
-    private static void command(String... args) throws Exception {
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try {
-            new DropInApp().run(args);
-        } finally {
-            System.setOut(original);
         }
     }
 }
