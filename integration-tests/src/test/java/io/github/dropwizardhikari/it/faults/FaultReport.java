@@ -50,9 +50,12 @@ final class FaultReport {
             `maxWaitForConnection` plus `networkTimeout`, and after a failover the pool serves again once that \
             bound has passed and a new connection is open. Tomcat's pools wait on the socket: through the silence \
             when it ends, and when it does not, until the kernel gives up (about 15 minutes on Linux), unless \
-            `removeAbandoned` is on. The admin `/healthcheck` runs Dropwizard's checks one after another (each \
-            pool's Jdbi or Hibernate check, a borrow and a test, and each pool's own check), so it takes up to the \
-            sum of their bounds; the `health:` block above answers at once.
+            `removeAbandoned` is on. The admin `/healthcheck` runs the checks one after another: each pool's Jdbi \
+            or Hibernate check, which Dropwizard gives up after `validationQueryTimeout` (5 s when not set), and \
+            each pool's own check, within its timeout (the validation timeout) plus one connection test. With \
+            `validationQueryTimeout: 1s` in both blocks, as in these rows, `hikari:`'s page answers within a \
+            request's bound (see [configuration.md](configuration.md#held-connections-bounded)); the `health:` \
+            block above answers at once.
             """);
 
     private final String page;

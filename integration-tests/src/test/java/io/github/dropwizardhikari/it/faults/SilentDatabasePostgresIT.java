@@ -54,7 +54,8 @@ class SilentDatabasePostgresIT {
         Run run = application.run(pool, Shape.SILENT_THEN_BACK, false);
         report.record("Database silent for 8 s, then back (a TCP proxy stops passing bytes without closing, then "
             + "passes them again), 4 request loops on a Jdbi + Hibernate application, `maxSize: 4`, "
-            + "`maxWaitForConnection: 2s`, `hikari:` with `networkTimeout: 3s`: slowest request, failed requests, "
+            + "`maxWaitForConnection: 2s`, `validationQueryTimeout: 1s`, `hikari:` with `networkTimeout: 3s`: slowest "
+            + "request, failed requests, "
             + "serving again after it answers, slowest admin `/healthcheck`, left after `stop()`", pool, run.figure());
         if (pool.isHikari()) {
             assertThat(run.slowestMillis()).as("slowest request, ms").isLessThanOrEqualTo(REQUEST_BOUND_MILLIS + 1_000);
