@@ -130,7 +130,8 @@ final class HeldConnections {
             }
             ignored = driver.getClass().getName() + " ignores setNetworkTimeout";
         } catch (SQLFeatureNotSupportedException | AbstractMethodError | UnsupportedOperationException e) {
-            ignored = e.toString();
+            // the exception alone may not say whose it is
+            ignored = driver.getClass().getName() + " refuses setNetworkTimeout: " + e;
         }
         bounding = false;
         // an embedded H2 database has no network to go silent

@@ -10,7 +10,8 @@ import java.util.logging.Logger;
 
 /**
  * A test JDBC driver for {@code <prefix><h2 url>} that opens real H2 connections, after {@link #beforeConnect()}
- * has had its say: the JDBC plumbing the tests' drivers share, so each states only what it does to a connect.
+ * has had its say, and passes them through {@link #wrap(Connection)}: the JDBC plumbing the tests' drivers share, so
+ * each states only what it does to a connect.
  */
 public abstract class H2WrappingDriver implements Driver {
     private final String prefix;
@@ -35,7 +36,12 @@ public abstract class H2WrappingDriver implements Driver {
             return null;
         }
         beforeConnect();
-        return new org.h2.Driver().connect(url.substring(prefix.length()), info);
+        return wrap(new org.h2.Driver().connect(url.substring(prefix.length()), info));
+    }
+
+    /** @return the connection the pool gets for H2's {@code connection}: that one, unless a driver changes it */
+    protected Connection wrap(Connection connection) {
+        return connection;
     }
 
     @Override

@@ -110,6 +110,25 @@ class HeldConnectionsTest {
     }
 
     @Test
+    void aDriverThatRefusesNetworkTimeoutsIsNamedInOneWarning() throws Exception {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(NoNetworkTimeoutDriver.url("held_refused"));
+        ManagedDataSource pool = pool(factory, "held-refused");
+        String driverClass;
+        try (Connection connection = pool.getConnection()) {
+            driverClass = connection.unwrap(Connection.class).getClass().getName();
+        }
+        for (int i = 0; i < 3; i++) {
+            pool.getConnection().close();
+        }
+
+        assertThat(events(Level.WARN, "networkTimeout cannot bound")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("Pool held-refused", driverClass + " refuses setNetworkTimeout: "
+                + "java.sql.SQLFeatureNotSupportedException: getNetworkTimeout is not supported");
+    }
+
+    @Test
     void noNetworkTimeoutIsSetWhenItIsZero() throws Exception {
         HikariDataSourceFactory factory = h2("held_zero");
         factory.setNetworkTimeout(Duration.seconds(0));
