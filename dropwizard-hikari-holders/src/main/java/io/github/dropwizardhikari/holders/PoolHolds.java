@@ -303,9 +303,11 @@ final class PoolHolds implements PoolHooks {
 
     private void warnLeak(Hold hold, String tense, long heldNanos, long thresholdMillis) {
         if (hold.warnOnce()) {
-            LOGGER.warn("Pool {}: a connection borrowed by {} on thread \"{}\" {} held for {}, past "
-                + "leakDetectionThreshold ({} ms); HikariCP logs the stack of its borrow", poolName,
-                hold.holder.name(), hold.thread, tense, seconds(heldNanos), thresholdMillis);
+            String thread = "thread \"" + hold.thread + "\"";
+            // a hold outside requests and tasks is named after its thread already
+            String by = hold.holder.name().equals(thread) ? thread : hold.holder.name() + " on " + thread;
+            LOGGER.warn("Pool {}: a connection borrowed by {} {} held for {}, past leakDetectionThreshold ({} ms); "
+                + "HikariCP logs the stack of its borrow", poolName, by, tense, seconds(heldNanos), thresholdMillis);
         }
     }
 

@@ -63,6 +63,22 @@ class LeakWarningTest {
     }
 
     @Test
+    void aHoldOutsideRequestsAndTasksNamesItsThreadOnce() throws Exception {
+        HikariDataSourceFactory factory = pools.factory("threaded", 2, 1_000);
+        factory.setLeakDetectionThreshold(Duration.seconds(2));
+        ManagedHikariDataSource dataSource = pools.start("threaded", factory);
+        try (LogCapture log = new LogCapture()) {
+            try (Connection ignored = dataSource.getConnection()) {
+                HolderPools.await("the leak warning", () -> !log.warnings().isEmpty());
+            }
+            assertThat(log.warnings()).singleElement().satisfies(line -> assertThat(line).matches(
+                "Pool threaded: a connection borrowed by thread \"" + Thread.currentThread().getName()
+                    + "\" has been held for \\d+\\.\\d s, past leakDetectionThreshold \\(2000 ms\\); "
+                    + "HikariCP logs the stack of its borrow"));
+        }
+    }
+
+    @Test
     void noLeakWarningWithoutTheThreshold() throws Exception {
         ManagedHikariDataSource dataSource = pools.build("unwatched", 1, 1_000);
         try (LogCapture log = new LogCapture(); Connection ignored = dataSource.getConnection()) {
