@@ -18,7 +18,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -26,9 +25,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
 
 /**
- * The fair borrow gate of one running pool: a fair {@link Semaphore} with one place per connection, taken before
+ * The fair borrow gate of one running pool: a fair semaphore with one place per connection, taken before
  * HikariCP's {@code getConnection()} and given back when HikariCP records the connection's return.
  *
  * <p>HikariCP 7.1 records a return ({@code recordConnectionUsageMillis}) in {@code recycle()}, before the
@@ -159,6 +159,7 @@ final class BorrowGate implements PoolHooks {
         followResize();
         Passage passage = enter();
         inFlight.increment();
+        places.counted();
         if (passage != AT_ONCE && !findsConnectionAtOnce()) {
             Handoff handoff = new Handoff(passage);
             if (handOff(handoff, next)) {
@@ -177,13 +178,15 @@ final class BorrowGate implements PoolHooks {
             failed = false;
             return connection;
         } finally {
-            if (passed.get() != LENT) {
-                inFlight.decrement();
-            }
+            boolean inFlightStill = passed.get() != LENT;
             passed.remove();
             if (failed) {
-                // no connection: HikariCP recorded no borrow, or a timeout, so no return will give the place back
+                // no connection: HikariCP recorded no borrow, or a timeout, so no return will give the place back;
+                // given back before the borrow leaves the count in flight, so that no sweep gives it back too
                 places.release();
+            }
+            if (inFlightStill) {
+                inFlight.decrement();
             }
         }
     }
@@ -453,10 +456,10 @@ final class BorrowGate implements PoolHooks {
             return 0;
         }
         long borrowed = counts.getActiveConnections();
-        long held = size - places.availablePermits();
+        long held = places.held(size);
         long lost = held - inFlight.sum() - borrowed;
         long entering = inFlight.sum();
-        held = size - places.availablePermits();
+        held = places.held(size);
         lost = Math.min(lost, held - entering - counts.getActiveConnections());
         return (int) Math.max(0, lost);
     }
@@ -604,25 +607,86 @@ final class BorrowGate implements PoolHooks {
     }
 
     /**
-     * A fair semaphore whose places can also be taken without waiting, below zero if need be. It wakes its next
-     * waiter only once the one before has run: on platform threads a contended pool turns over once per thread
-     * wake-up. A queue that hands each place to a waiter of its own was faster there, but slower and with longer
-     * waits on virtual threads (docs/fair-borrowing.md has both).
+     * A fair semaphore whose places can also be taken without waiting, below zero if need be, and which counts in
+     * the same step as it gives a place the places given to borrowers not yet counted in flight: a borrower held
+     * between the two is never a lost place to the sweep. As the JDK's fair {@code Semaphore}, whose acquiring it
+     * repeats, it wakes its next waiter only once the one before has run: on platform threads a contended pool turns
+     * over once per thread wake-up. A queue that hands each place to a waiter of its own was faster there, but
+     * slower and with longer waits on virtual threads (docs/fair-borrowing.md has both).
      */
-    private static final class Places extends Semaphore {
+    private static final class Places extends AbstractQueuedLongSynchronizer {
         private static final long serialVersionUID = 1L;
+        // the state: the free places in its high 32 bits, the places given and not yet counted in its low 32 bits
+        private static final long ONE_FREE = 1L << 32;
 
         Places(int size) {
-            super(size, true);
+            setState(size * ONE_FREE);
+        }
+
+        boolean tryAcquire(long timeout, TimeUnit unit) throws InterruptedException {
+            return tryAcquireSharedNanos(1, unit.toNanos(timeout));
+        }
+
+        /** The borrower this thread was given a place for is counted in flight now. */
+        void counted() {
+            add(-1);
+        }
+
+        void release() {
+            releaseShared(1);
+        }
+
+        void release(int count) {
+            releaseShared(count);
         }
 
         void take() {
-            reducePermits(1);
+            add(-ONE_FREE);
+        }
+
+        void reducePermits(int reduction) {
+            add(-reduction * ONE_FREE);
+        }
+
+        int availablePermits() {
+            return free(getState());
+        }
+
+        /** @return the places taken of {@code size}, less those given to borrowers not yet counted in flight */
+        int held(int size) {
+            long state = getState();
+            return size - free(state) - (int) (state & (ONE_FREE - 1));
+        }
+
+        private static int free(long state) {
+            return (int) (state >> 32);
+        }
+
+        private void add(long delta) {
+            long state;
+            do {
+                state = getState();
+            } while (!compareAndSetState(state, state + delta));
         }
 
         @Override
-        protected void reducePermits(int reduction) {
-            super.reducePermits(reduction);
+        protected long tryAcquireShared(long count) {
+            while (true) {
+                if (hasQueuedPredecessors()) {
+                    return -1;
+                }
+                long state = getState();
+                long left = free(state) - count;
+                if (left < 0 || compareAndSetState(state, state - count * ONE_FREE + count)) {
+                    return left;
+                }
+            }
+        }
+
+        @Override
+        protected boolean tryReleaseShared(long count) {
+            add(count * ONE_FREE);
+            return true;
         }
     }
 }

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Pools over H2 with the extension named in Java, as users do with {@code setExtensions}, keeping each pool's gate. */
 final class FairPools implements AutoCloseable {
-    final MetricRegistry metrics = new MetricRegistry();
+    final MetricRegistry metrics;
     final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
     private final List<ManagedHikariDataSource> built = new ArrayList<>();
     private final Map<String, BorrowGate> gates = new ConcurrentHashMap<>();
@@ -42,7 +42,13 @@ final class FairPools implements AutoCloseable {
 
     /** @param sweepMillis how often each gate looks for lost places short of any event (the extension's: 1 s) */
     FairPools(long sweepMillis) {
+        this(sweepMillis, new MetricRegistry());
+    }
+
+    /** @param metrics the registry the pools and their gates register in: a test's own can hold a borrower back */
+    FairPools(long sweepMillis, MetricRegistry metrics) {
         this.sweepMillis = sweepMillis;
+        this.metrics = metrics;
     }
 
     /** A pool of {@code size} connections, all opened at start, with the extension named. */
