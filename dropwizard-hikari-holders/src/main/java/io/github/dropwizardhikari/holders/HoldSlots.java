@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class HoldSlots {
     // a slot's reference alone on its cache line (64 bytes, 16 compressed references): threads that borrow and return
-    // at once write to slots of their own, and would otherwise slow one another down through shared lines
+    // at once write to slots of their own, and would otherwise slow one another down through shared lines; slot i is
+    // at line i + 1, so the first and last lines keep the slots apart from what lies around the array
     private static final int SPREAD = 16;
 
     private final AtomicReferenceArray<Hold> slots;
@@ -20,7 +21,7 @@ final class HoldSlots {
 
     HoldSlots(int capacity) {
         this.capacity = capacity;
-        this.slots = new AtomicReferenceArray<>(capacity * SPREAD);
+        this.slots = new AtomicReferenceArray<>((capacity + 2) * SPREAD);
     }
 
     int capacity() {
@@ -31,7 +32,7 @@ final class HoldSlots {
     int add(Hold hold, int hint) {
         for (int i = 0; i < capacity; i++) {
             int slot = Math.floorMod(hint + i, capacity);
-            if (slots.get(slot * SPREAD) == null && slots.compareAndSet(slot * SPREAD, null, hold)) {
+            if (slots.get(index(slot)) == null && slots.compareAndSet(index(slot), null, hold)) {
                 return slot;
             }
         }
@@ -42,12 +43,12 @@ final class HoldSlots {
     boolean remove(Hold hold) {
         int slot = hold.slot;
         if (slot >= 0) {
-            return slots.compareAndSet(slot * SPREAD, hold, null);
+            return slots.compareAndSet(index(slot), hold, null);
         }
         // taken, and its slot not yet noted by the borrowing thread
-        for (int i = 0; i < slots.length(); i += SPREAD) {
-            if (slots.get(i) == hold) {
-                return slots.compareAndSet(i, hold, null);
+        for (int i = 0; i < capacity; i++) {
+            if (slots.get(index(i)) == hold) {
+                return slots.compareAndSet(index(i), hold, null);
             }
         }
         return false;
@@ -56,8 +57,8 @@ final class HoldSlots {
     /** @return the holds now, in no order */
     List<Hold> all() {
         List<Hold> all = new ArrayList<>();
-        for (int i = 0; i < slots.length(); i += SPREAD) {
-            Hold hold = slots.get(i);
+        for (int i = 0; i < capacity; i++) {
+            Hold hold = slots.get(index(i));
             if (hold != null) {
                 all.add(hold);
             }
@@ -66,8 +67,12 @@ final class HoldSlots {
     }
 
     void clear() {
-        for (int i = 0; i < slots.length(); i += SPREAD) {
-            slots.set(i, null);
+        for (int i = 0; i < capacity; i++) {
+            slots.set(index(i), null);
         }
+    }
+
+    private static int index(int slot) {
+        return (slot + 1) * SPREAD;
     }
 }

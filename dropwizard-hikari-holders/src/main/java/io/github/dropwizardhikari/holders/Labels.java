@@ -42,6 +42,8 @@ final class Labels {
         Hold last;
         // the slot this thread took last, where its next borrow looks first
         int slotHint = ThreadLocalRandom.current().nextInt(1 << 16);
+        // where this thread records its figures
+        final int stripe = Stripes.next();
 
         Holder holder() {
             if (request != null) {

@@ -138,7 +138,7 @@ final class PoolHolds implements PoolHooks {
             thread.slotHint = slot;
             thread.last = hold;
         }
-        counted.borrows.inc();
+        counted.borrowed(thread.stripe);
         return connection;
     }
 
@@ -153,30 +153,30 @@ final class PoolHolds implements PoolHooks {
         Hold mine = thread.last;
         if (mine != null && mine.closed()) {
             thread.last = null;
-            if (end(mine, elapsedMillis)) {
+            if (end(mine, elapsedMillis, thread.stripe)) {
                 return;
             }
         }
         // closed on another thread than the borrowing one, or a borrow that did not pass the hooks (HikariCP's
         // connectivity check borrows from HikariCP directly): any hold closed now
-        endClosed();
+        endClosed(thread.stripe);
     }
 
-    private void endClosed() {
+    private void endClosed(int stripe) {
         long now = System.nanoTime();
         for (Hold hold : holds.all()) {
             if (hold.closed()) {
-                end(hold, TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(now)));
+                end(hold, TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(now)), stripe);
             }
         }
     }
 
     /** @return whether this call ended the hold */
-    private boolean end(Hold hold, long heldMillis) {
+    private boolean end(Hold hold, long heldMillis, int stripe) {
         if (!holds.remove(hold)) {
             return false;
         }
-        hold.series.usage().update(heldMillis);
+        hold.series.held(heldMillis, stripe);
         // a hold that ended between two sweeps past the threshold is warned about now
         long threshold = leakThresholdMillis();
         if (threshold > 0 && heldMillis >= threshold) {
@@ -197,10 +197,10 @@ final class PoolHolds implements PoolHooks {
     private Series register(String name) {
         // a dot would split the name into levels in Graphite and the like
         String prefix = MetricRegistry.name(poolName, "pool", "Holders", name.replace('.', '_'));
-        // about the last 1,028 holds, in windows by thread: cheaper per return than a decaying reservoir's skip list
+        // about the last 1,024 holds, in windows by thread: cheaper per return than a decaying reservoir's skip list
         return new Series(prefix, metrics.histogram(MetricRegistry.name(prefix, "Usage"),
-            () -> new Histogram(new StripedWindowReservoir())),
-            metrics.counter(MetricRegistry.name(prefix, "Borrows")));
+            StripedWindowReservoir.WindowHistogram::new),
+            metrics.counter(MetricRegistry.name(prefix, "Borrows"), StripedCounter::new));
     }
 
     /** HikariCP's timeout, its type and first line unchanged, with the holders now on the lines after it. */
@@ -278,7 +278,7 @@ final class PoolHolds implements PoolHooks {
 
     /** Ends the holds of closed proxies, warns about leaks, and bounds the registry. */
     void sweep() {
-        endClosed();
+        endClosed(Stripes.current());
         long threshold = leakThresholdMillis();
         long now = System.nanoTime();
         List<Hold> open = holds();
@@ -340,7 +340,22 @@ final class PoolHolds implements PoolHooks {
         holds.clear();
     }
 
-    /** The metrics of one holder. */
+    /** The metrics of one holder: striped ones, unless another one registered them first under their names. */
     record Series(String prefix, Histogram usage, Counter borrows) {
+        void borrowed(int stripe) {
+            if (borrows instanceof StripedCounter striped) {
+                striped.inc(stripe);
+            } else {
+                borrows.inc();
+            }
+        }
+
+        void held(long millis, int stripe) {
+            if (usage instanceof StripedWindowReservoir.WindowHistogram striped) {
+                striped.update(stripe, millis);
+            } else {
+                usage.update(millis);
+            }
+        }
     }
 }

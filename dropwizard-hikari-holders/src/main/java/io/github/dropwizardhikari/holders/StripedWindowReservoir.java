@@ -1,47 +1,101 @@
 package io.github.dropwizardhikari.holders;
 
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Reservoir;
-import com.codahale.metrics.SlidingWindowReservoir;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.UniformSnapshot;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The last holds of a series in Metrics' own sliding windows, one per stripe, each thread writing to its stripe:
- * one synchronized window shared by every returning thread cost more than the rest of the extension on a
- * four-thread borrow cycle. A snapshot merges the stripes, about the last {@link #SIZE} values in all.
+ * The last holds of a series in sliding windows, one per {@link Stripes stripe}: a thread writes to its own stripe
+ * with one atomic increment, and a snapshot merges the stripes, about the last {@link #SIZE} values in all. The count
+ * of every value recorded is the sum of the stripes' positions, so its {@link WindowHistogram} keeps no counter of its
+ * own.
  */
 final class StripedWindowReservoir implements Reservoir {
-    static final int SIZE = 1_028;
-    // a power of two, twice the processors (a thread per stripe while no more threads return at once), 4 to 16
-    private static final int STRIPES = Math.min(16,
-        Integer.highestOneBit(Math.max(2, Runtime.getRuntime().availableProcessors()) - 1) * 4);
-    private static final AtomicInteger NEXT = new AtomicInteger();
-    // handed out in turn, so that a few threads never share a stripe by chance as a hash of their ids would
-    private static final ThreadLocal<Integer> STRIPE =
-        ThreadLocal.withInitial(() -> NEXT.getAndIncrement() & (STRIPES - 1));
+    static final int SIZE = 1_024;
+    // a power of two, so that a position's place in the window is a mask, not a division
+    private static final int WINDOW = SIZE / Stripes.COUNT;
+    private static final int STRIDE = Stripes.LINE + 1 + WINDOW;
 
-    private final SlidingWindowReservoir[] stripes = new SlidingWindowReservoir[STRIPES];
-
-    StripedWindowReservoir() {
-        Arrays.setAll(stripes, stripe -> new SlidingWindowReservoir(SIZE / STRIPES));
-    }
+    // stripe s: a cache line apart from what lies before it, then its count of values, then its window; the array
+    // ends with a line apart from what lies after it
+    private final AtomicLongArray cells = new AtomicLongArray(Stripes.COUNT * STRIDE + Stripes.LINE);
 
     @Override
     public int size() {
-        return Arrays.stream(stripes).mapToInt(SlidingWindowReservoir::size).sum();
+        int size = 0;
+        for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
+            size += (int) Math.min(WINDOW, cells.get(countOf(stripe)));
+        }
+        return size;
     }
 
     @Override
     public void update(long value) {
-        stripes[STRIPE.get()].update(value);
+        update(Stripes.current(), value);
+    }
+
+    void update(int stripe, long value) {
+        int count = countOf(stripe);
+        long position = cells.getAndIncrement(count);
+        cells.lazySet(count + 1 + (int) (position & (WINDOW - 1)), value);
+    }
+
+    private static int countOf(int stripe) {
+        return stripe * STRIDE + Stripes.LINE;
+    }
+
+    /** @return how many values were recorded in all */
+    long count() {
+        long count = 0;
+        for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
+            count += cells.get(countOf(stripe));
+        }
+        return count;
     }
 
     @Override
     public Snapshot getSnapshot() {
-        return new UniformSnapshot(Arrays.stream(stripes).flatMapToLong(stripe -> Arrays.stream(
-            stripe.getSnapshot().getValues())).toArray());
+        long[] values = new long[SIZE];
+        int filled = 0;
+        for (int stripe = 0; stripe < Stripes.COUNT; stripe++) {
+            int count = countOf(stripe);
+            long recorded = Math.min(WINDOW, cells.get(count));
+            for (int i = 0; i < recorded; i++) {
+                values[filled++] = cells.get(count + 1 + i);
+            }
+        }
+        return new UniformSnapshot(Arrays.copyOf(values, filled));
+    }
+
+    /** Metrics' histogram of a striped window, counting what the window counts. */
+    static final class WindowHistogram extends Histogram {
+        private final StripedWindowReservoir window;
+
+        WindowHistogram() {
+            this(new StripedWindowReservoir());
+        }
+
+        private WindowHistogram(StripedWindowReservoir window) {
+            super(window);
+            this.window = window;
+        }
+
+        void update(int stripe, long value) {
+            window.update(stripe, value);
+        }
+
+        @Override
+        public void update(long value) {
+            window.update(value);
+        }
+
+        @Override
+        public long getCount() {
+            return window.count();
+        }
     }
 }

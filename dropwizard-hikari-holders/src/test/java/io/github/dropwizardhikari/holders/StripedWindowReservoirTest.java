@@ -36,6 +36,36 @@ class StripedWindowReservoirTest {
     }
 
     @Test
+    void itsHistogramCountsEveryValueRecordedAndTheCounterEveryIncrement() throws InterruptedException {
+        StripedWindowReservoir.WindowHistogram histogram = new StripedWindowReservoir.WindowHistogram();
+        StripedCounter counter = new StripedCounter();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 2 * Stripes.COUNT + 1; t++) {
+            int stripe = t % Stripes.COUNT;
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < 10_000; i++) {
+                    histogram.update(stripe, i);
+                    histogram.update(i);
+                    counter.inc(stripe);
+                    counter.inc();
+                }
+                counter.dec(3);
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        long each = 2 * 10_000L;
+        assertThat(histogram.getCount()).isEqualTo(threads.size() * each);
+        assertThat(counter.getCount()).isEqualTo(threads.size() * (each - 3));
+        assertThat(histogram.getSnapshot().size()).isEqualTo(StripedWindowReservoir.SIZE);
+        assertThat(histogram.getSnapshot().getMax()).isLessThan(10_000);
+    }
+
+    @Test
     void keepsAboutTheLastValuesOnly() {
         StripedWindowReservoir reservoir = new StripedWindowReservoir();
         for (long i = 0; i < 10 * StripedWindowReservoir.SIZE; i++) {
