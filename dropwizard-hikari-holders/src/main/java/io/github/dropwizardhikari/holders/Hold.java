@@ -18,8 +18,9 @@ final class Hold {
     // under the hold's lock, since a warning is rare and every borrow allocates a hold
     private boolean warned;
 
-    // the slot the hold took, set by the borrowing thread just after taking it (-1 until then)
-    volatile int slot = -1;
+    // the slot the hold took, set by the borrowing thread just after taking it (-1 until then); a plain field, since
+    // a thread that reads -1 looks for the hold in every slot, and a fence on each borrow costs more than that search
+    int slot = -1;
 
     Hold(Connection connection, Holder holder, PoolHolds.Series series, String thread, long startNanos,
         @Nullable Throwable stack) {
