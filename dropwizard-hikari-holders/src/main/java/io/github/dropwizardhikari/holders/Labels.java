@@ -21,6 +21,11 @@ final class Labels {
         return state.get().holder();
     }
 
+    /** @return whether a request or task names the current thread's holder */
+    boolean isSet() {
+        return state.get().request != null;
+    }
+
     void set(@Nullable Holder holder) {
         state.get().request = holder;
     }

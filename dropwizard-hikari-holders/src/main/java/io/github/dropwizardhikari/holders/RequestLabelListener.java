@@ -38,7 +38,8 @@ final class RequestLabelListener implements ApplicationEventListener {
     private void onRequestEvent(RequestEvent event) {
         switch (event.getType()) {
             case REQUEST_MATCHED, RESOURCE_METHOD_START -> {
-                Holder holder = holder(event.getUriInfo());
+                // named once a request: the method start only names what matching did not
+                Holder holder = labels.isSet() ? null : holder(event.getUriInfo());
                 if (holder != null) {
                     labels.set(holder);
                 }
