@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where a thread writes the figures it records: stripes handed out in turn (so that a few threads never share one by
- * chance, as a hash of their ids would), each figure's stripes a cache line apart. A counter that every returning
- * thread writes (Metrics' {@code Counter}, a {@code LongAdder} of one cell per processor) costs more, on a borrow
- * cycle with more threads than processors, than the rest of the extension.
+ * chance, as a hash of their ids would), each figure's stripes a cache line apart. Metrics' own {@code Counter} is a
+ * {@code LongAdder} of at most one cell per processor, which more borrowing threads than processors share and fight
+ * over.
  */
 final class Stripes {
     // a power of two, twice the processors (a thread per stripe while no more threads record at once), 4 to 16
