@@ -11,13 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -56,7 +53,7 @@ class DropInClientsPgBouncerIT {
             + "server:\n  applicationConnectors:\n    - type: http\n      port: 0\n"
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"
             + "logging:\n  level: WARN\n");
-        command("db", "migrate", config.toString());
+        Commands.run(new DropInApp(), "db", "migrate", config.toString());
         app = new DropwizardTestSupport<>(DropInApp.class, config.toString());
         app.before();
     }
@@ -67,18 +64,6 @@ class DropInClientsPgBouncerIT {
             app.after();
         }
         Files.deleteIfExists(config);
-    }
-
-    private static String command(String... args) throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            new DropInApp().run(args);
-        } finally {
-            System.setOut(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 
     private HttpResponse<String> send(String method, int port, String path) throws Exception {
@@ -99,7 +84,8 @@ class DropInClientsPgBouncerIT {
             }
             assertThat(names).contains("counters", "notes", "databasechangelog", "databasechangeloglock");
         }
-        assertThat(command("db", "status", config.toString())).containsIgnoringCase("is up to date");
+        assertThat(Commands.run(new DropInApp(), "db", "status", config.toString()))
+            .containsIgnoringCase("is up to date");
     }
 
     @Test

@@ -11,13 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -60,8 +57,8 @@ class DropInClientsPostgresIT {
             + "\n  user: " + server.user() + "\n  password: \"" + server.password() + "\"\n  maxSize: 4\n"
             + "  minSize: 1\n  initialSize: 1\n");
 
-        command("db", "migrate", hikariConfig.toString());
-        command("db", "migrate", tomcatConfig.toString());
+        Commands.run(new DropInApp(), "db", "migrate", hikariConfig.toString());
+        Commands.run(new DropInApp(), "db", "migrate", tomcatConfig.toString());
 
         hikariApp = new DropwizardTestSupport<>(DropInApp.class, hikariConfig.toString());
         hikariApp.before();
@@ -93,19 +90,6 @@ class DropInClientsPostgresIT {
         return file;
     }
 
-    /** Runs a CLI command of the application, as {@code java -jar app.jar ...} would, and returns its output. */
-    private static String command(String... args) throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            new DropInApp().run(args);
-        } finally {
-            System.setOut(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
-    }
-
     private HttpResponse<String> send(String method, int port, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
@@ -130,7 +114,7 @@ class DropInClientsPostgresIT {
 
     @Test
     void dbStatusFindsNothingPending() throws Exception {
-        String output = command("db", "status", hikariConfig.toString());
+        String output = Commands.run(new DropInApp(), "db", "status", hikariConfig.toString());
 
         assertThat(output).containsIgnoringCase("is up to date");
     }

@@ -3,6 +3,7 @@ package io.github.dropwizardhikari.it.faults;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.github.dropwizardhikari.it.dropin.Commands;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
 import io.github.dropwizardhikari.it.dropin.DropInApp;
@@ -11,13 +12,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -54,7 +52,7 @@ class OutageFiguresPostgresIT {
     void migrateAndStart() throws Exception {
         TestDatabase server = TestDatabases.postgres();
         database = server.isolated("it_outage_figures");
-        command("db", "migrate", config(database, "").toString());
+        Commands.run(new DropInApp(), "db", "migrate", config(database, "").toString());
         proxy = new TcpProxy(database.hostAndPort());
         // the checks Dropwizard's health: block runs on a schedule; its endpoint answers from the last run. It
         // names only checks registered when the server starts: a pool's own check exists once the pool has
@@ -94,17 +92,6 @@ class OutageFiguresPostgresIT {
             + "  adminConnectors:\n    - type: http\n      port: 0\n  requestLog:\n    appenders: []\n"
             + "logging:\n  level: WARN\n");
         return file;
-    }
-
-    /** Runs a CLI command of the application, as {@code java -jar app.jar ...} would. */
-    private static void command(String... args) throws Exception {
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try {
-            new DropInApp().run(args);
-        } finally {
-            System.setOut(original);
-        }
     }
 
     private HttpResponse<String> send(String method, int port, String path) throws Exception {

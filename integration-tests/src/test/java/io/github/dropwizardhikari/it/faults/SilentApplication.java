@@ -2,18 +2,16 @@ package io.github.dropwizardhikari.it.faults;
 
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
+import io.github.dropwizardhikari.it.dropin.Commands;
 import io.github.dropwizardhikari.it.db.DatabaseKind;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.dropin.DropInApp;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -81,7 +79,8 @@ final class SilentApplication {
     /** @return the application on {@code database}, its tables created by its {@code db migrate} command */
     static SilentApplication migrated(TestDatabase database) throws Exception {
         SilentApplication application = new SilentApplication(database);
-        command("db", "migrate", config(database, PoolConfiguration.HIKARI, false, "it-silent-migrate").toString());
+        Commands.run(new DropInApp(), "db", "migrate",
+            config(database, PoolConfiguration.HIKARI, false, "it-silent-migrate").toString());
         return application;
     }
 
@@ -314,14 +313,4 @@ final class SilentApplication {
         return file;
     }
 
-    /** Runs a CLI command of the application, as {@code java -jar app.jar ...} would. */
-    private static void command(String... args) throws Exception {
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try {
-            new DropInApp().run(args);
-        } finally {
-            System.setOut(original);
-        }
-    }
 }

@@ -2,15 +2,13 @@ package io.github.dropwizardhikari.it.holders;
 
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
+import io.github.dropwizardhikari.it.dropin.Commands;
 import io.github.dropwizardhikari.it.db.TestDatabase;
 import io.github.dropwizardhikari.it.db.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -59,7 +57,7 @@ class HoldersCommandsPostgresIT {
     @Test
     void dbMigrateAndDbStatusBorrowsAreHeldByTheCommandsThread() throws Exception {
         HoldersCommandsApp migrate = new HoldersCommandsApp();
-        String migrated = command(migrate, "db", "migrate", config.toString());
+        String migrated = Commands.run(migrate, "db", "migrate", config.toString());
         System.out.println("db migrate printed:\n" + migrated);
 
         assertThat(tables()).contains("holders_reports", "databasechangelog");
@@ -79,26 +77,13 @@ class HoldersCommandsPostgresIT {
             .noneMatch(name -> name.startsWith(MetricRegistry.name("liquibase", "pool"))));
 
         HoldersCommandsApp status = new HoldersCommandsApp();
-        String statusOutput = command(status, "db", "status", config.toString());
+        String statusOutput = Commands.run(status, "db", "status", config.toString());
         System.out.println("db status printed:\n" + statusOutput);
 
         assertThat(statusOutput).containsIgnoringCase("is up to date");
         Counter statusBorrows = status.commandCounters.get(COUNTED);
         assertThat(statusBorrows).isNotNull();
         assertThat(statusBorrows.getCount()).isGreaterThan(0);
-    }
-
-    /** Runs a CLI command of the application, as {@code java -jar app.jar ...} would, and returns what it printed. */
-    private static String command(HoldersCommandsApp app, String... args) throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            app.run(args);
-        } finally {
-            System.setOut(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 
     private List<String> tables() throws Exception {
