@@ -1,28 +1,46 @@
 package io.github.dropwizardhikari;
 
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Reservoir;
+import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.metrics.dropwizard.CodahaleMetricsTrackerFactory;
 import io.dropwizard.db.ManagedDataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * A HikariCP pool under Dropwizard's lifecycle. It starts on the first {@link #getConnection()} or {@link #start()},
  * so it serves clients that borrow before the server starts (Hibernate) and clients that never start it (migrations).
- * {@link #stop()} drains and closes it, leaving nothing registered, and may be called any number of times.
+ * A start that fails leaves nothing open and nothing registered, so the same name can be started again.
+ * {@link #stop()} drains and closes it, leaving nothing registered, and may be called any number of times: HikariCP
+ * 7.1 aborts borrowed connections at once when it closes, so a stop first gives their borrowers up to the connection
+ * timeout.
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -30,24 +48,37 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final String CLOSED_SQL_STATE = "08003";
     // SQLState class 08: the client could not establish the connection
     private static final String CANNOT_CONNECT = "08001";
+    private static final long DRAIN_POLL_MILLIS = 10;
+    private static final String HIKARI_POM_PROPERTIES = "/META-INF/maven/com.zaxxer/HikariCP/pom.properties";
+    // the metrics HikariCP's tracker looks up by name (timer, histograms) rather than registers: registered first
+    // here with a lock-free reservoir, since the default one takes a lock on every update
+    private static final List<String> LOCK_FREE = List.of("Wait", "Usage", "ConnectionCreation");
 
     private final HikariConfig config;
+    private final MetricRegistry metrics;
+    private final List<PoolExtension> extensions;
     private final PoolHealthChecks healthChecks;
-    private final PoolLifecycle lifecycle;
+    private final HeldConnections held;
+    // two stops may remove them at once
+    private final List<String> registered = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     @Nullable
     private final RuntimeException unusable;
     @Nullable
     private volatile HikariDataSource pool;
     private volatile boolean closed;
+    // set before the pool is published, read after it
+    private volatile List<PoolHooks> hooks = List.of();
 
     /** @param unusable why the settings cannot make a pool, raised by every use; else {@code null} */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
                             PoolHealthChecks checks, HeldConnections.Settings holds,
                             @Nullable RuntimeException unusable) {
         this.config = requireNonNull(config, "config");
+        this.metrics = metrics;
+        this.extensions = List.copyOf(extensions);
         this.healthChecks = checks;
-        this.lifecycle = new PoolLifecycle(config, metrics, extensions, checks, holds);
+        this.held = new HeldConnections(config.getPoolName(), config.getJdbcUrl(), holds);
         this.unusable = unusable;
     }
 
@@ -57,6 +88,10 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         config.setPoolName(name);
         return new ManagedHikariDataSource(config, new MetricRegistry(), List.of(), new PoolHealthChecks(name, null),
             HeldConnections.Settings.NONE, cause);
+    }
+
+    static String metricName(String poolName, String metric) {
+        return MetricRegistry.name(poolName, "pool", metric);
     }
 
     public String getPoolName() {
@@ -119,12 +154,13 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             running = pool;
             pool = null;
         }
-        lifecycle.stop(running);
+        close(running, hooks, true);
     }
 
+    /** Borrows through every extension's hook, in the order listed, then from HikariCP. */
     @Override
     public Connection getConnection() throws SQLException {
-        return lifecycle.borrow(pool());
+        return borrow(pool(), hooks, 0);
     }
 
     @Override
@@ -185,13 +221,146 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         }
         synchronized (lock) {
             if (closed) {
-                lifecycle.refused();
+                // counted in ConnectionTimeoutRate, with every failed borrow
+                Meter failures = metrics.getMeters().get(metricName(getPoolName(), "ConnectionTimeoutRate"));
+                if (failures != null) {
+                    failures.mark();
+                }
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
-                pool = lifecycle.start(this::isClosed);
+                pool = open();
             }
             return pool;
+        }
+    }
+
+    private HikariDataSource open() throws SQLException {
+        refuseDuplicateMetrics();
+        // each attempt starts from the settings alone: extensions change a copy
+        HikariConfig attempt = configurationCopy();
+        healthChecks.configure(attempt);
+        DefaultCatalog.adopt(attempt);
+        if (attempt.getMetricRegistry() != null) {
+            // HikariCP takes a registry or a tracker factory, not both: the tracker records into the same registry
+            attempt.setMetricRegistry(null);
+        }
+        attempt.setMetricsTrackerFactory(new CodahaleMetricsTrackerFactory(metrics));
+        List<PoolHooks> attached = new ArrayList<>();
+        HikariDataSource started;
+        try {
+            for (PoolExtension extension : extensions) {
+                attached.add(extension.attach(attempt, metrics));
+            }
+            registerMetrics();
+            started = newHikariDataSource(attempt);
+        } catch (RuntimeException | SQLException e) {
+            close(null, attached, false);
+            throw e;
+        }
+        held.started(started);
+        try {
+            attached.forEach(hook -> hook.started(started));
+            healthChecks.register(started, attempt, metrics, attached, this::isClosed);
+        } catch (RuntimeException e) {
+            // an extension refused the started pool: leave nothing of it behind, at once
+            close(started, attached, false);
+            throw e;
+        }
+        hooks = List.copyOf(attached);
+        LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, {}, "
+            + "extensions: {}", getPoolName(), hikariVersion(), attempt.getMinimumIdle(),
+            attempt.getMaximumPoolSize(), attempt.getConnectionTimeout(), held.describe(),
+            extensions.isEmpty() ? "none"
+                : extensions.stream().map(ManagedHikariDataSource::typeName).collect(Collectors.joining(", ")));
+        return started;
+    }
+
+    /** @return the name a block gives the extension in YAML */
+    private static String typeName(PoolExtension extension) {
+        JsonTypeName name = extension.getClass().getAnnotation(JsonTypeName.class);
+        return name == null ? extension.getClass().getName() : name.value();
+    }
+
+    /** @return the version of HikariCP on the class path, from its Maven metadata (its manifest has none) */
+    static String hikariVersion() {
+        try (InputStream in = HikariDataSource.class.getResourceAsStream(HIKARI_POM_PROPERTIES)) {
+            Properties properties = new Properties();
+            if (in != null) {
+                properties.load(in);
+            }
+            return properties.getProperty("version", "(version unknown)");
+        } catch (IOException e) {
+            return "(version unknown)";
+        }
+    }
+
+    private Connection borrow(HikariDataSource running, List<PoolHooks> hooks, int next) throws SQLException {
+        return next == hooks.size() ? held.borrow(running)
+            : hooks.get(next).borrow(() -> borrow(running, hooks, next + 1));
+    }
+
+    private void close(@Nullable HikariDataSource running, List<PoolHooks> attached, boolean drain) {
+        healthChecks.unregister();
+        attached.forEach(PoolHooks::stopping);
+        if (running != null) {
+            if (drain) {
+                awaitBorrowedConnections(running.getHikariPoolMXBean());
+            }
+            held.stopped();
+            // HikariCP aborts whatever is still borrowed, closes the rest and removes its metrics
+            running.close();
+            attached.forEach(PoolHooks::stopped);
+        }
+        registered.forEach(metrics::remove);
+        registered.clear();
+    }
+
+    private HikariDataSource newHikariDataSource(HikariConfig attempt) throws SQLException {
+        try {
+            return new HikariDataSource(attempt);
+        } catch (RuntimeException e) {
+            // HikariCP's initialization failure carries the connection failure as its cause
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            String sqlState = cause instanceof SQLException sql ? sql.getSQLState() : null;
+            String reason = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+            throw new SQLException("pool " + getPoolName() + " could not start: " + reason, sqlState, e);
+        }
+    }
+
+    // HikariCP 7.1 registers its metrics after it has opened the first connection, and would leave that connection
+    // and its threads behind when a metric of the same name exists already.
+    private void refuseDuplicateMetrics() {
+        if (metrics.getNames().contains(metricName(getPoolName(), "TotalConnections"))) {
+            throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in "
+                + "this MetricRegistry; give each pool its own name, or stop the other one first");
+        }
+    }
+
+    private void registerMetrics() {
+        for (String metric : LOCK_FREE) {
+            String name = metricName(getPoolName(), metric);
+            if (!metrics.getNames().contains(name)) {
+                Reservoir reservoir = LockFreeExponentiallyDecayingReservoir.builder().build();
+                metrics.register(name, metric.equals("Wait") ? new Timer(reservoir) : new Histogram(reservoir));
+                registered.add(name);
+            }
+        }
+    }
+
+    private void awaitBorrowedConnections(HikariPoolMXBean poolBean) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.getConnectionTimeout());
+        try {
+            while (poolBean.getActiveConnections() > 0 && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(DRAIN_POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int abandoned = poolBean.getActiveConnections();
+        if (abandoned > 0) {
+            LOGGER.warn("Pool {}: {} connection(s) still borrowed after {} ms; closing them", getPoolName(),
+                abandoned, config.getConnectionTimeout());
         }
     }
 }

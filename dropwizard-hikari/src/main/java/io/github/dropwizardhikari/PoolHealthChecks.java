@@ -63,7 +63,7 @@ final class PoolHealthChecks {
         Map<String, HealthCheck> checks = new LinkedHashMap<>();
         hikariChecks.getNames().forEach(name -> checks.put(name, hikariChecks.getHealthCheck(name)));
         // HikariCP's tracker updates this histogram on every return
-        Counting usage = metrics.getHistograms().get(PoolLifecycle.metricName(poolName, "Usage"));
+        Counting usage = metrics.getHistograms().get(ManagedHikariDataSource.metricName(poolName, "Usage"));
         HealthCheck connectivity = checks.get(poolName + CONNECTIVITY_CHECK);
         if (connectivity != null && usage != null) {
             long timeoutMillis = Long.parseLong(config.getHealthCheckProperties()
@@ -74,7 +74,7 @@ final class PoolHealthChecks {
         // factory it does not, so it is added here, reading the same timer
         long expected99 = Long.parseLong(config.getHealthCheckProperties()
             .getProperty(PERCENTILE_PROPERTY, "0").trim());
-        Timer wait = metrics.getTimers().get(PoolLifecycle.metricName(poolName, "Wait"));
+        Timer wait = metrics.getTimers().get(ManagedHikariDataSource.metricName(poolName, "Wait"));
         if (expected99 > 0 && wait != null) {
             checks.put(poolName + PERCENTILE_CHECK, waitPercentile(wait, expected99));
         }

@@ -58,8 +58,8 @@ class HikariWorkaroundsTest {
 
     /**
      * HikariCP 7.1 registers its metrics after it has opened the first connection, and when that fails (a metric of
-     * the same name exists) its constructor throws without closing the connection, so {@code PoolLifecycle} refuses
-     * a duplicate pool name before HikariCP opens anything.
+     * the same name exists) its constructor throws without closing the connection, so
+     * {@code ManagedHikariDataSource} refuses a duplicate pool name before HikariCP opens anything.
      */
     @Test
     void hikariCp71LeavesItsFirstConnectionOpenWhenAMetricOfTheSameNameExists() throws Exception {
@@ -80,7 +80,7 @@ class HikariWorkaroundsTest {
             }
             assertThat(first.isClosed())
                 .as("HikariCP closed the connection it opened before failing on a duplicate metric: the bug is "
-                    + "fixed, and PoolLifecycle.refuseDuplicateMetrics can go")
+                    + "fixed, and ManagedHikariDataSource.refuseDuplicateMetrics can go")
                 .isFalse();
         } finally {
             first.close();

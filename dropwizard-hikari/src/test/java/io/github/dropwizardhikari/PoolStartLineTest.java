@@ -68,7 +68,7 @@ class PoolStartLineTest {
         // the version as the jar on the class path is named (HikariCP-7.1.0.jar), read independently of the line
         String jar = Path.of(HikariDataSource.class.getProtectionDomain().getCodeSource().getLocation().toURI())
             .getFileName().toString();
-        String version = PoolLifecycle.hikariVersion();
+        String version = ManagedHikariDataSource.hikariVersion();
         assertThat(version).matches("\\d+\\.\\d+\\.\\d+.*");
         assertThat(jar).isEqualTo("HikariCP-" + version + ".jar");
         assertThat(startLines()).containsExactly("Pool start-line started: HikariCP " + version
