@@ -23,7 +23,6 @@ final class BuiltPools {
         return new PoolHealthChecks(poolName, environment == null ? null : environment.healthChecks());
     }
 
-    /** Remembers a pool until it stops. */
     synchronized void add(ManagedHikariDataSource pool) {
         forgetStoppedPools();
         pools.add(requireNonNull(pool, "pool"));
@@ -40,7 +39,6 @@ final class BuiltPools {
         return true;
     }
 
-    /** @return the pools built and not stopped, in the order they were built */
     synchronized List<ManagedHikariDataSource> running() {
         forgetStoppedPools();
         return List.copyOf(pools);

@@ -21,7 +21,6 @@ final class DefaultCatalog {
     private DefaultCatalog() {
     }
 
-    /** Sets the config's catalog to the database a MariaDB or MySQL connection starts in, when none is set. */
     static void adopt(HikariConfig config) {
         if (config.getCatalog() == null) {
             config.setCatalog(of(config));
@@ -56,7 +55,6 @@ final class DefaultCatalog {
         return decoded.isEmpty() ? null : decoded;
     }
 
-    // a URL (jdbc:mariadb:, jdbc:mysql:, also behind a wrapping driver) or a data source class of MariaDB or MySQL
     private static boolean isMariaDb(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return lower.contains(":mariadb:") || lower.contains(":mysql:") || lower.contains("org.mariadb.")

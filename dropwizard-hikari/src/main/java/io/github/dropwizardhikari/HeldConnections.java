@@ -54,7 +54,6 @@ final class HeldConnections {
         this.borrowed = settings.abandonAfter().toNanoseconds() > 0 ? new ConcurrentHashMap<>() : null;
     }
 
-    /** @return what the start's log line says of this pool's bounds */
     String describe() {
         return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)" : "0 (none)")
             + (borrowed == null ? "" : ", removeAbandonedTimeout " + settings.abandonAfter().toMilliseconds()
@@ -80,7 +79,6 @@ final class HeldConnections {
         }
     }
 
-    /** @return a connection of HikariCP's, bounded and tracked */
     Connection borrow(HikariDataSource pool) throws SQLException {
         Connection connection = null;
         try {

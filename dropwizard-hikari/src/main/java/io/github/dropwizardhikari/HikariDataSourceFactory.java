@@ -174,7 +174,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @Nullable
     private String validationQuery;
 
-    /** {@code null}: the pool runs 5 seconds, or {@code maxWaitForConnection} when that is shorter. */
     @JsonAlias("validationTimeout")
     @Nullable
     private Duration validationQueryTimeout;
@@ -305,7 +304,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.properties = properties;
     }
 
-    /** @return {@code minSize} as given, or else the same as {@code maxSize} */
     public int getMinSize() {
         return isGiven("minSize") ? minSize : getMaxSize();
     }

@@ -18,6 +18,8 @@ import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * Binds a factory's block with Jackson's bean deserializer and hands it its {@link Origin}, so messages name
  * {@code hikari.maxWaitForConnection} under the name the block used. Unknown keys still reach Jackson's failure,
@@ -40,9 +42,6 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
         throws JsonMappingException {
         // the type being bound: for a block inside a map or list the property is the container, not the block
         JavaType type = ctxt.getContextualType();
-        if (type == null) {
-            throw JsonMappingException.from(ctxt, "no type to bind a configuration block to");
-        }
         // the annotation that selected this class is read by Jackson's deserializer cache, not by the bean
         // deserializer factory, so this does not recurse. Jackson's own factory, without the modules' modifiers:
         // Dropwizard's Blackbird module would generate a lambda class per setting for a block read once.
@@ -61,14 +60,12 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
 
     @Override
     public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        if (bean == null) {
-            throw JsonMappingException.from(ctxt, "OriginRecordingDeserializer used without a context");
-        }
         String path = path(p);
         JsonNode block = ctxt.readTree(p);
         try (JsonParser blockParser = block.traverse(p.getCodec())) {
             blockParser.nextToken();
-            Object parsed = bean.deserialize(blockParser, ctxt);
+            // Jackson contextualizes a deserializer before it deserializes with it
+            Object parsed = requireNonNull(bean).deserialize(blockParser, ctxt);
             if (parsed instanceof HikariDataSourceFactory factory) {
                 Set<String> keys = new LinkedHashSet<>();
                 block.fieldNames().forEachRemaining(keys::add);

@@ -50,7 +50,6 @@ final class PoolHealthChecks {
         this.application = application;
     }
 
-    /** Points HikariCP at the pool's own registry, and bounds its connectivity check. */
     void configure(HikariConfig config) {
         config.setHealthCheckRegistry(hikariChecks);
         config.getHealthCheckProperties().putIfAbsent(CHECK_TIMEOUT_PROPERTY,
@@ -79,15 +78,13 @@ final class PoolHealthChecks {
             checks.put(poolName + PERCENTILE_CHECK, waitPercentile(wait, expected99));
         }
         hooks.forEach(hook -> checks.putAll(hook.healthChecks()));
-        Map<String, HealthCheck> registered = new LinkedHashMap<>();
-        checks.forEach((name, hikariCheck) -> {
-            HealthCheck check = hikariCheck;
+        checks.replaceAll((name, check) -> {
             for (PoolHooks hook : hooks) {
                 check = hook.healthCheck(name, check);
             }
-            registered.put(name, reported(name, check, closed));
+            return reported(name, check, closed);
         });
-        running = registered;
+        running = checks;
         if (application != null) {
             running.forEach(application::register);
         }
@@ -110,7 +107,7 @@ final class PoolHealthChecks {
                                          long timeoutMillis) {
         return healthCheck(() -> {
             HikariPoolMXBean bean = pool.getHikariPoolMXBean();
-            if (bean == null || !allBorrowed(bean, pool.getMaximumPoolSize())) {
+            if (bean.getIdleConnections() > 0 || bean.getTotalConnections() < pool.getMaximumPoolSize()) {
                 return connectivity.execute();
             }
             long returnsBefore = usage.getCount();
@@ -126,11 +123,6 @@ final class PoolHealthChecks {
         });
     }
 
-    private static boolean allBorrowed(HikariPoolMXBean bean, int maximumPoolSize) {
-        return bean.getIdleConnections() == 0 && bean.getTotalConnections() >= maximumPoolSize;
-    }
-
-    /** Unhealthy while the 99th percentile of the pool's {@code Wait} timer exceeds {@code expectedMillis}. */
     private static HealthCheck waitPercentile(Timer wait, long expectedMillis) {
         return healthCheck(() -> {
             long percentile = TimeUnit.NANOSECONDS.toMillis(Math.round(wait.getSnapshot().get99thPercentile()));

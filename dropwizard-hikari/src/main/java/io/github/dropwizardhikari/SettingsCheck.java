@@ -62,7 +62,8 @@ final class SettingsCheck {
         });
         checkFloors();
         for (String key : factory.getTomcatOnlySettings()) {
-            warnings.put("tomcat:" + key, TomcatOnlySettings.tomcatOnlyWarning(origin.pathOf(key), key));
+            warnings.put("tomcat:" + key, origin.pathOf(key) + ": ignoring this Tomcat pool setting: HikariCP has no "
+                + "such setting; " + TomcatOnlySettings.ADVICE.get(key) + ".");
         }
         checkSources();
         checkSizes();
@@ -99,14 +100,12 @@ final class SettingsCheck {
         return all;
     }
 
-    /** @return the value to use for {@code field}: adjusted if the check adjusted it, else {@code given} */
     @SuppressWarnings("unchecked")
     <T> T used(String field, T given) {
         Adjusted value = adjusted.get(field);
         return value == null ? given : (T) value.used();
     }
 
-    /** Logs each warning the factory has not logged yet. */
     SettingsCheck logOnce() {
         Logger logger = LoggerFactory.getLogger(factory.getClass());
         warnings().forEach((key, message) -> {
@@ -117,7 +116,6 @@ final class SettingsCheck {
         return this;
     }
 
-    /** @throws IllegalStateException naming each error, when there is one */
     SettingsCheck throwIfInvalid() {
         if (!errors.isEmpty()) {
             throw new IllegalStateException("invalid HikariCP configuration: " + errors.stream()
@@ -127,7 +125,6 @@ final class SettingsCheck {
         return this;
     }
 
-    /** @return the validation timeout the pool uses: as given, or else 5 seconds; at most {@code maxWait} */
     static Duration validationTimeout(@Nullable Duration given, Duration maxWait) {
         Duration asked = given == null ? DEFAULT_VALIDATION_TIMEOUT : given;
         return asked.compareTo(maxWait) > 0 ? maxWait : asked;

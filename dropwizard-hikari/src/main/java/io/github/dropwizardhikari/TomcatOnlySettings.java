@@ -35,7 +35,7 @@ import static java.util.Objects.requireNonNull;
     "jdbcInterceptors", "ignoreExceptionOnPreLoad"}, allowSetters = true)
 public abstract class TomcatOnlySettings {
     // what HikariCP does instead, completing "HikariCP has no such setting; ..."
-    private static final Map<String, String> ADVICE = Map.ofEntries(
+    static final Map<String, String> ADVICE = Map.ofEntries(
         Map.entry("abandonWhenPercentageFull", "removeAbandoned aborts a connection held past "
             + "removeAbandonedTimeout however full the pool is"),
         Map.entry("alternateUsernamesAllowed", "HikariCP pools connections of the configured user only"),
@@ -270,12 +270,6 @@ public abstract class TomcatOnlySettings {
         return Collections.unmodifiableSet(tomcatOnly);
     }
 
-    /** @return the warning for the Tomcat-only setting {@code key}, starting with its full path */
-    static String tomcatOnlyWarning(String path, String key) {
-        String advice = requireNonNull(ADVICE.get(key), () -> key + " is not a Tomcat-only setting");
-        return path + ": ignoring this Tomcat pool setting: HikariCP has no such setting; " + advice + ".";
-    }
-
     boolean isGiven(String key) {
         return given.containsKey(key);
     }
@@ -287,7 +281,6 @@ public abstract class TomcatOnlySettings {
         }
     }
 
-    /** @return {@code value}, recording that {@code key} was given */
     <V> V given(String key, V value) {
         given.put(key, value);
         return value;
