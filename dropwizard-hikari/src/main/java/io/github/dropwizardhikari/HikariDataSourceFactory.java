@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
@@ -592,7 +591,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         }
         config.setUsername(getUser());
         config.setPassword(getPassword());
-        config.setDataSourceProperties(toProperties(getProperties()));
+        config.getDataSourceProperties().putAll(getProperties());
         config.setMinimumIdle(minSizeUsed());
         config.setMaximumPoolSize(maxSizeUsed());
         Duration maxWait = check.used("maxWaitForConnection", getMaxWaitForConnection());
@@ -619,7 +618,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         // so the exception override goes second.
         getCredentialsProviderClassName().ifPresent(config::setCredentialsProviderClassName);
         getExceptionOverrideClassName().ifPresent(config::setExceptionOverrideClassName);
-        config.setHealthCheckProperties(toProperties(getHealthCheckProperties()));
+        config.getHealthCheckProperties().putAll(getHealthCheckProperties());
         config.setMetricRegistry(requireNonNull(metricRegistry, "metricRegistry"));
         return new ResolvedSettings(config, List.copyOf(check.warnings().values()));
     }
@@ -633,12 +632,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
             return -1;
         }
         return isIgnoreExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
-    }
-
-    private static Properties toProperties(Map<String, String> values) {
-        Properties result = new Properties();
-        result.putAll(values);
-        return result;
     }
 
     /** Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}. */

@@ -50,12 +50,10 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
         if (bean instanceof ResolvableDeserializer resolvable) {
             resolvable.resolve(ctxt);
         }
-        if (bean instanceof ContextualDeserializer contextual) {
-            @SuppressWarnings("unchecked")
-            JsonDeserializer<Object> inContext = (JsonDeserializer<Object>) contextual.createContextual(ctxt, property);
-            bean = inContext;
-        }
-        return new OriginRecordingDeserializer(bean);
+        @SuppressWarnings("unchecked")
+        JsonDeserializer<Object> inContext = (JsonDeserializer<Object>) ctxt.handlePrimaryContextualization(bean,
+            property, type);
+        return new OriginRecordingDeserializer(inContext);
     }
 
     @Override

@@ -258,15 +258,14 @@ public abstract class TomcatOnlySettings {
     @JsonIgnore
     public Set<String> getTomcatOnlySettings() {
         Set<String> tomcatOnly = new LinkedHashSet<>();
-        synchronized (given) {
-            given.forEach((key, value) -> {
-                boolean honoured = key.equals("initialSize") && Integer.valueOf(0).equals(value)
-                    || key.equals("ignoreExceptionOnPreLoad") && Boolean.TRUE.equals(value);
-                if (ADVICE.containsKey(key) && !honoured) {
-                    tomcatOnly.add(key);
-                }
-            });
-        }
+        // a synchronized map's forEach holds its lock
+        given.forEach((key, value) -> {
+            boolean honoured = key.equals("initialSize") && Integer.valueOf(0).equals(value)
+                || key.equals("ignoreExceptionOnPreLoad") && Boolean.TRUE.equals(value);
+            if (ADVICE.containsKey(key) && !honoured) {
+                tomcatOnly.add(key);
+            }
+        });
         return Collections.unmodifiableSet(tomcatOnly);
     }
 
