@@ -13,6 +13,9 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.selfvalidating.SelfValidating;
+import io.dropwizard.validation.selfvalidating.SelfValidation;
+import io.dropwizard.validation.selfvalidating.ViolationCollector;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +32,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static io.dropwizard.validation.InterpolationHelper.escapeMessageParameter;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -107,7 +111,7 @@ import static java.util.Objects.requireNonNull;
  * </p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
-@ValidSettings
+@SelfValidating
 public class HikariDataSourceFactory extends TomcatOnlySettings implements PooledDataSourceFactory {
 
     static final int DEFAULT_MAX_SIZE = 10;
@@ -565,6 +569,18 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @JsonIgnore
     public boolean isInitialSizeGreaterThanMinSize() {
         return !isGiven("initialSize") || !isGiven("minSize") || minSize <= getInitialSize();
+    }
+
+    /**
+     * Dropwizard's validation of the block ({@code check}, {@code server}): each error on its setting, so Dropwizard
+     * prints its full path ({@code hikari.minSize ...}); each warning logged once per block.
+     */
+    @SelfValidation
+    public void validateSettings(ViolationCollector violations) {
+        for (SettingsCheck.Error error : new SettingsCheck(this).logOnce().errors()) {
+            // a message may quote a configured value or a path: Dropwizard's escaping makes it read as itself
+            violations.addViolation(error.field(), escapeMessageParameter(error.message()));
+        }
     }
 
     /** @return the configuration of {@link #resolve}: a new one, which HikariCP accepts without adjusting a value */
