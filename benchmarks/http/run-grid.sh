@@ -181,7 +181,8 @@ prepare_data() {
 
 # The hikari configurations differ only in the extensions their block names. `hikari` is example-postgres.yml as it
 # is (operations, fault-handling, fair-borrowing); `hikari-unfair` drops fair-borrowing, `hikari-admission` adds
-# admission after it, and `hikari-holders` adds holders before the others (it must be listed first), each written
+# admission after it, `hikari-holders` adds holders before the others (it must be listed first) and
+# `hikari-unfair-holders` is `hikari-unfair` with holders first, each written
 # from that file into $OUT, so one file stays the source of every other setting.
 # Results recorded before the extensions were modules called these the gate on and off and admission's bundle on.
 hikari_config() {
@@ -201,6 +202,9 @@ config_file() {
         hikari-admission) hikari_config hikari-admission "    - type: fair-borrowing" \
             '/^    - type: fair-borrowing/a\    - type: admission' ;;
         hikari-holders) hikari_config hikari-holders "  extensions:" '/^  extensions:$/a\    - type: holders' ;;
+        hikari-unfair-holders) hikari_config hikari-unfair-holders "    - type: fair-borrowing" \
+            '/^  extensions:$/a\    - type: holders
+/^    - type: fair-borrowing/d' ;;
         tomcat-default|tomcat-variable) echo dropwizard-hikari-example/example-tomcat.yml ;;
         tomcat-safe) echo dropwizard-hikari-example/example-tomcat-safe.yml ;;
         *) echo "unknown configuration $1" >&2; exit 1 ;;
@@ -210,7 +214,7 @@ config_file() {
 pool_settings() {
     local config=$1 size=$2
     case "$config" in
-        hikari|hikari-unfair|hikari-admission|hikari-holders)
+        hikari|hikari-unfair|hikari-admission|hikari-holders|hikari-unfair-holders)
             echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=$size" ;;
         hikari-variable) echo "-Ddw.hikari.maxSize=$size -Ddw.hikari.minSize=1 -Ddw.hikari.minIdleTime=10s" ;;
         tomcat-variable) echo "-Ddw.database.maxSize=$size -Ddw.database.minSize=1 -Ddw.database.initialSize=1" ;;
