@@ -1,6 +1,5 @@
 package io.github.dropwizardhikari;
 
-import com.codahale.metrics.health.HealthCheckRegistry;
 import io.dropwizard.core.setup.Environment;
 import org.jspecify.annotations.Nullable;
 

@@ -158,7 +158,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Duration minIdleTime = SettingsCheck.DEFAULT_IDLE_TIME;
 
-    /** {@code null}: no limit, as in Dropwizard. */
     @JsonAlias("maxLifetime")
     @Nullable
     private Duration maxConnectionAge = Duration.minutes(30);
@@ -169,7 +168,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     @NotNull
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
-    /** Set on each borrowed connection through JDBC's {@code setNetworkTimeout}; 0: none. */
     @NotNull
     private Duration networkTimeout = Duration.seconds(30);
 
@@ -663,8 +661,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
             // as Dropwizard's factory does when it was never validated: build() returns, using it raises SQLException
             return ManagedHikariDataSource.unusable(name, unusable);
         }
-        // the pool's metrics go to the registry given here, through HikariCP's tracker set when it starts
-        config.setMetricRegistry(null);
         HeldConnections.Settings holds = new HeldConnections.Settings(getNetworkTimeout(),
             isRemoveAbandoned() ? getRemoveAbandonedTimeout() : Duration.seconds(0), getLogAbandonedConnections());
         ManagedHikariDataSource pool = new ManagedHikariDataSource(config, metricRegistry,

@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -64,11 +64,9 @@ final class OriginRecordingDeserializer extends JsonDeserializer<Object> impleme
             blockParser.nextToken();
             // Jackson contextualizes a deserializer before it deserializes with it
             Object parsed = requireNonNull(bean).deserialize(blockParser, ctxt);
-            if (parsed instanceof HikariDataSourceFactory factory) {
-                Set<String> keys = new LinkedHashSet<>();
-                block.fieldNames().forEachRemaining(keys::add);
-                factory.parsedFrom(new Origin(path, Set.copyOf(keys)));
-            }
+            // only the factory's @JsonDeserialize names this class, so the bean is a factory
+            ((HikariDataSourceFactory) parsed).parsedFrom(new Origin(path, block.propertyStream().map(Map.Entry::getKey)
+                .collect(Collectors.toUnmodifiableSet())));
             return parsed;
         }
     }

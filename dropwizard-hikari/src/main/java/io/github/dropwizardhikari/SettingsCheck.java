@@ -232,17 +232,14 @@ final class SettingsCheck {
         if (!factory.isInitialSizeGreaterThanMinSize()) {
             error("initialSize", "must be greater than or equal to minSize");
         }
-        if (factory.isGiven("maxSize")) {
-            if (!factory.isMinSizeLessThanMaxSize()) {
-                error("minSize", "must be less than or equal to maxSize");
-            }
-            if (!factory.isInitialSizeLessThanMaxSize()) {
-                error("initialSize", "must be less than or equal to maxSize");
-            }
-            return;
+        if (!factory.isMinSizeLessThanMaxSize()) {
+            error("minSize", "must be less than or equal to maxSize");
+        }
+        if (!factory.isInitialSizeLessThanMaxSize()) {
+            error("initialSize", "must be less than or equal to maxSize");
         }
         int used = factory.maxSizeUsed();
-        if (used > HikariDataSourceFactory.DEFAULT_MAX_SIZE) {
+        if (!factory.isGiven("maxSize") && used > HikariDataSourceFactory.DEFAULT_MAX_SIZE) {
             String given = factory.isGiven("minSize") && factory.getMinSize() == used ? "minSize" : "initialSize";
             adjust("maxSize", HikariDataSourceFactory.DEFAULT_MAX_SIZE + " (default)", used,
                 name(given) + " is " + used + " and the pool must be able to hold that many connections");
