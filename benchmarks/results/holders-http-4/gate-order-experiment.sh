@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Kept as it ran, with the paths of the machine it ran on: A.jar and B.jar are the example built from main with
+# gate-order-experiment.patch applied (B) and with only its gauge (A); pairs.sh is its later, general form.
 # A/B HTTP runs: VARIANTS="A:hikari A:hikari-holders B:hikari B:hikari-holders", jars /tmp/jars/<A|B>.jar
 set -euo pipefail
 cd /work/main
