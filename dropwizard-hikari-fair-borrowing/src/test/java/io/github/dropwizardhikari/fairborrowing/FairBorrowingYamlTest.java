@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari.fairborrowing;
 
 import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
 import io.dropwizard.jackson.Jackson;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The extension named in a pool's YAML block, found through its module's service file as Dropwizard finds types. */
 class FairBorrowingYamlTest {
@@ -36,5 +38,15 @@ class FairBorrowingYamlTest {
         } finally {
             dataSource.stop();
         }
+    }
+
+    @Test
+    void aMisspeltTypeIsToldTheTypeOnTheClassPathNotAModuleThatDoesNotExist() {
+        assertThatThrownBy(() -> parse("invalid_misspelt_type.yml"))
+            .isInstanceOf(ConfigurationException.class)
+            .hasMessageContaining("unknown extension type 'fair-borowing': did you mean 'fair-borrowing'? The known "
+                + "types, closest first: fair-borrowing, ")
+            .hasMessageContaining("; on the class path: fair-borrowing")
+            .hasMessageNotContaining("dropwizard-hikari-fair-borowing");
     }
 }
