@@ -133,22 +133,23 @@ final class PoolHealthChecks {
 
     /**
      * Unhealthy at once for a closed pool. An unhealthy result gives its cause's message, not the stack trace
-     * {@code /healthcheck} would print: the stack is logged once each time the check turns unhealthy.
+     * {@code /healthcheck} would print. Each time the check turns unhealthy one WARN says so, with the stack trace
+     * when the check failed on an exception.
      */
     private HealthCheck reported(String name, HealthCheck check, BooleanSupplier closed) {
         AtomicBoolean unhealthy = new AtomicBoolean();
         return healthCheck(() -> {
             Result result = closed.getAsBoolean() ? Result.unhealthy("pool %s is closed", poolName) : check.execute();
             boolean wasUnhealthy = unhealthy.getAndSet(!result.isHealthy());
-            Throwable error = result.getError();
-            if (result.isHealthy() || error == null) {
+            if (result.isHealthy()) {
                 return result;
             }
-            String message = message(error);
+            Throwable error = result.getError();
+            String message = error == null ? result.getMessage() : message(error);
             if (!wasUnhealthy) {
                 LOGGER.warn("Health check {} is unhealthy: {}", name, message, error);
             }
-            return Result.builder().unhealthy().withMessage(message).build();
+            return error == null ? result : Result.builder().unhealthy().withMessage(message).build();
         });
     }
 

@@ -1,11 +1,16 @@
 package io.github.dropwizardhikari;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.util.Map;
@@ -101,5 +106,27 @@ class BusyPoolHealthTest {
             assertThat(result.getMessage())
                 .isEqualTo("all 1 connections borrowed and none came back within 500ms; 0 waiting");
         }
+    }
+
+    @Test
+    void aCheckTurningUnhealthyWithoutAnExceptionIsLoggedOnceWithItsMessage() throws Exception {
+        start(1, 300);
+        Logger logger = (Logger) LoggerFactory.getLogger(PoolHealthChecks.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try (Connection held = pool.getConnection()) {
+            assertThat(healthChecks.runHealthCheck(CHECK).isHealthy()).isFalse();
+            assertThat(healthChecks.runHealthCheck(CHECK).isHealthy()).isFalse();
+        } finally {
+            logger.detachAppender(logged);
+        }
+
+        assertThat(logged.list).as("one WARN for two unhealthy answers in a row").singleElement().satisfies(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).isEqualTo("Health check " + CHECK + " is unhealthy: all 1 "
+                + "connections borrowed and none came back within 300ms; 0 waiting");
+            assertThat(event.getThrowableProxy()).as("no exception, so no stack trace").isNull();
+        });
     }
 }
