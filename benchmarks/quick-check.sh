@@ -7,7 +7,10 @@
 #   bash benchmarks/quick-check.sh --install-missing  # first installs missing tools with apt-get (as root; CI)
 #
 # Each run takes a free port pair and a schema of its own (bench_quick_<random>, dropped at the end), so runs on
-# one machine and one PostgreSQL server collide neither with each other nor with a full benchmark run.
+# one machine and one PostgreSQL server collide neither with each other nor with a full benchmark run. To choose the
+# ports instead (a firewall, a port-forward), give them in the environment:
+#
+#   QUICK_CHECK_APP_PORT=28080 QUICK_CHECK_ADMIN_PORT=28081 bash benchmarks/quick-check.sh   # admin: app + 1 if unset
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,10 +39,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# A free port for the application, whose next port (the admin connector) is free too, below the kernel's ephemeral
-# range: a port in that range can be taken by any outgoing connection (a JDBC socket, wrk's) between one start of the
-# application and the next, and the next start then fails to bind.
-app_port=$(python3 -c '
+# Unless given, a free port for the application, whose next port (the admin connector) is free too, below the kernel's
+# ephemeral range: a port in that range can be taken by any outgoing connection (a JDBC socket, wrk's) between one
+# start of the application and the next, and the next start then fails to bind.
+app_port=${QUICK_CHECK_APP_PORT:-$(python3 -c '
 import random
 import socket
 
@@ -62,7 +65,14 @@ while True:
     if free(port) and free(port + 1):
         print(port)
         break
-')
+')}
+is_port() {
+    [[ $2 =~ ^[1-9][0-9]{0,4}$ ]] && [ "$2" -le 65535 ] || { echo "$1 must be a port (1-65535), got '$2'" >&2; exit 2; }
+}
+is_port QUICK_CHECK_APP_PORT "$app_port"
+admin_port=${QUICK_CHECK_ADMIN_PORT:-$((app_port + 1))}
+is_port QUICK_CHECK_ADMIN_PORT "$admin_port"
+[ "$admin_port" != "$app_port" ] || { echo "QUICK_CHECK_ADMIN_PORT must differ from QUICK_CHECK_APP_PORT" >&2; exit 2; }
 schema="bench_quick_$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')"
 pgurl=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
 
@@ -72,13 +82,13 @@ cleanup() {
     rm -rf "$scratch"
 }
 trap cleanup EXIT
-echo "benchmark quick check on ports $app_port and $((app_port + 1)), schema $schema"
+echo "benchmark quick check on ports $app_port and $admin_port, schema $schema"
 
 OUT="$scratch/jmh" bash benchmarks/jmh/run-jmh.sh --quick > "$scratch/jmh.log" 2>&1 || {
     tail -30 "$scratch/jmh.log" >&2
     exit 1
 }
-OUT="$scratch/http" APP_PORT=$app_port SCHEMA=$schema PGURL=$pgurl bash benchmarks/http/run-grid.sh --quick > "$scratch/http.log" 2>&1 || {
+OUT="$scratch/http" APP_PORT=$app_port ADMIN_PORT=$admin_port SCHEMA=$schema PGURL=$pgurl bash benchmarks/http/run-grid.sh --quick > "$scratch/http.log" 2>&1 || {
     tail -30 "$scratch/http.log" >&2
     exit 1
 }

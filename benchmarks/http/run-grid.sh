@@ -21,7 +21,7 @@
 # Settings (environment): CONFIGS, POOLS, THREADS, RUNS, WARMUP and DURATION (seconds), ROWS (data set size),
 # MIXED_CONFIGS and MIXED_POINT ("pool threads") for the mixed workload (MIXED_CONFIGS="" skips it), PAUSE_MS,
 # CONNECTIONS (wrk connections), WRK_TIMEOUT (wrk's --timeout: 2s, 30s in quick mode), OUT (results directory), PGURL (psql URL of the database to use), SCHEMA (where
-# the data set lives: bench, bench_quick in quick mode), APP_PORT (18080, 18090 in quick mode; admin on the next).
+# the data set lives: bench, bench_quick in quick mode), APP_PORT (18080, 18090 in quick mode) and ADMIN_PORT (the next one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -101,7 +101,7 @@ else
     SCHEMA=${SCHEMA:-bench}
     APP_PORT=${APP_PORT:-18080}
 fi
-ADMIN_PORT=$(( APP_PORT + 1 ))
+ADMIN_PORT=${ADMIN_PORT:-$(( APP_PORT + 1 ))}
 # the mixed workload compares the bundle's configurations with the same app without the bundle (tomcat-safe)
 MIXED_CONFIGS=${MIXED_CONFIGS-"hikari hikari-unfair hikari-admission tomcat-safe"}
 MIXED_POINT=${MIXED_POINT:-"4 32"}
