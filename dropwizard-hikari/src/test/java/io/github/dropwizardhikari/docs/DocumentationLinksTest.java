@@ -134,7 +134,7 @@ class DocumentationLinksTest {
     }
 
     /** A page's lines, with those of fenced code blocks blanked (line numbers stay). */
-    private static List<String> prose(Path document) throws IOException {
+    static List<String> prose(Path document) throws IOException {
         List<String> lines = new ArrayList<>();
         String fence = null;
         for (String line : Files.readAllLines(document)) {
@@ -168,7 +168,7 @@ class DocumentationLinksTest {
     }
 
     /** The directory that holds {@code mvnw}, found from the working directory up. */
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.exists(dir.resolve("mvnw"))) {
                 return dir;
