@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  * appenders: its class carries {@code @JsonTypeName("<type>")} and is listed in
  * {@code META-INF/services/io.github.dropwizardhikari.PoolExtension}. Its fields are its settings, validated with the
  * block. The core calls {@link #run} once per application and {@link #attach} each time a pool built from the block
- * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first.</p>
+ * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first,
+ * and each is told of every borrow's outcome ({@link PoolHooks#borrowed}, {@link PoolHooks#borrowFailed}) on the
+ * borrower's thread, whatever its place in the list.</p>
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 public interface PoolExtension extends Discoverable {
