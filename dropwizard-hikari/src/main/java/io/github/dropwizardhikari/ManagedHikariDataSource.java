@@ -298,7 +298,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     /** @return the name a block gives the extension in YAML */
-    private static String typeName(PoolExtension extension) {
+    static String typeName(PoolExtension extension) {
         JsonTypeName name = extension.getClass().getAnnotation(JsonTypeName.class);
         return name == null ? extension.getClass().getName() : name.value();
     }

@@ -7,6 +7,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jackson.Discoverable;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -46,4 +47,13 @@ public interface PoolExtension extends Discoverable {
      * @return what the extension does for this pool while it runs
      */
     PoolHooks attach(HikariConfig config, MetricRegistry metrics);
+
+    /**
+     * @param listed the types the block's {@code extensions:} lists, in its order
+     * @return what {@code check} warns of where this extension's place in {@code listed} changes what the pool does,
+     *     saying which and why; nothing where it changes nothing
+     */
+    default Optional<String> placeWarning(List<String> listed) {
+        return Optional.empty();
+    }
 }
