@@ -157,10 +157,31 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         close(running, hooks, true);
     }
 
-    /** Borrows through every extension's hook, in the order listed, then from HikariCP. */
+    /** Borrows through every extension's hook, in the order listed, then from HikariCP; then tells them all. */
     @Override
     public Connection getConnection() throws SQLException {
-        return borrow(pool(), hooks, 0);
+        HikariDataSource running = pool();
+        List<PoolHooks> attached = hooks;
+        if (attached.isEmpty()) {
+            return held.borrow(running);
+        }
+        Connection connection;
+        try {
+            connection = borrow(running, attached, 0);
+        } catch (SQLException e) {
+            SQLException failure = e;
+            for (PoolHooks hook : attached) {
+                failure = hook.borrowFailed(failure);
+            }
+            throw failure;
+        }
+        try {
+            attached.forEach(hook -> hook.borrowed(connection));
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
     }
 
     @Override
@@ -277,7 +298,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     /** @return the name a block gives the extension in YAML */
-    private static String typeName(PoolExtension extension) {
+    static String typeName(PoolExtension extension) {
         JsonTypeName name = extension.getClass().getAnnotation(JsonTypeName.class);
         return name == null ? extension.getClass().getName() : name.value();
     }

@@ -7,6 +7,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jackson.Discoverable;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +24,9 @@ import java.util.function.Supplier;
  * appenders: its class carries {@code @JsonTypeName("<type>")} and is listed in
  * {@code META-INF/services/io.github.dropwizardhikari.PoolExtension}. Its fields are its settings, validated with the
  * block. The core calls {@link #run} once per application and {@link #attach} each time a pool built from the block
- * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first.</p>
+ * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first,
+ * and each is told of every borrow's outcome ({@link PoolHooks#borrowed}, {@link PoolHooks#borrowFailed}) on the
+ * borrower's thread, whatever its place in the list.</p>
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 public interface PoolExtension extends Discoverable {
@@ -44,4 +47,13 @@ public interface PoolExtension extends Discoverable {
      * @return what the extension does for this pool while it runs
      */
     PoolHooks attach(HikariConfig config, MetricRegistry metrics);
+
+    /**
+     * @param listed the types the block's {@code extensions:} lists, in its order
+     * @return what {@code check} warns of where this extension's place in {@code listed} changes what the pool does,
+     *     saying which and why; nothing where it changes nothing
+     */
+    default Optional<String> placeWarning(List<String> listed) {
+        return Optional.empty();
+    }
 }

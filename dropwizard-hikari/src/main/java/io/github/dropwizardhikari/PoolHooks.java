@@ -23,6 +23,23 @@ public interface PoolHooks {
         return next.get();
     }
 
+    /**
+     * A borrow through the pool's data source has its connection: called for every extension, whatever its place in
+     * the list, on the borrower's thread, after every {@link #borrow} has returned.
+     */
+    default void borrowed(Connection connection) {
+    }
+
+    /**
+     * A borrow through the pool's data source failed, HikariCP's timeout or an extension's refusal alike: called for
+     * every extension, in the order listed, on the borrower's thread, after every {@link #borrow} has returned.
+     *
+     * @return what the borrower gets: {@code failure}, or an exception of its type that says more
+     */
+    default SQLException borrowFailed(SQLException failure) {
+        return failure;
+    }
+
     /** HikariCP has opened the pool; the pool's health checks are registered next. */
     default void started(HikariDataSource pool) {
     }

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -66,6 +67,7 @@ final class SettingsCheck {
                 + "such setting; " + TomcatOnlySettings.ADVICE.get(key) + ".");
         }
         checkSources();
+        checkPlaces();
         checkSizes();
         checkConnectionStates();
         if (factory.getMaxWaitForConnection() == null || factory.getMinIdleTime() == null
@@ -167,6 +169,16 @@ final class SettingsCheck {
         } else if (value.toMilliseconds() < floorMillis) {
             error(field, "must be " + (zeroMeans.isEmpty() ? "" : "0 (" + zeroMeans + ") or ") + "at least " + floor
                 + ": " + why);
+        }
+    }
+
+    /** Where an extension's place in the list changes what the pool does, it says which and why. */
+    private void checkPlaces() {
+        if (factory.getExtensions() != null && factory.getExtensions().stream().allMatch(Objects::nonNull)) {
+            List<String> listed = factory.getExtensions().stream().map(ManagedHikariDataSource::typeName).toList();
+            factory.getExtensions().forEach(extension -> extension.placeWarning(listed).ifPresent(why ->
+                warnings.put("place:" + ManagedHikariDataSource.typeName(extension), origin.pathOf("extensions")
+                    + ": " + why)));
         }
     }
 

@@ -12,11 +12,14 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The extension point end to end: an extension named in YAML is found, attached when its pool starts, hears of its
@@ -91,6 +94,72 @@ class ExtensionPointTest {
             pool.stop();
         }
         assertThat(events).endsWith("first stopping", "second stopping", "first stopped", "second stopped");
+    }
+
+    /**
+     * Each borrow's outcome reaches every extension on the borrower's thread, whatever its place in the list: a
+     * refusal by the extension listed first (a borrow handed to a thread of its own, as a gate could) reaches the one
+     * listed after it, which the refused borrow never passed, and may say more in the borrower's exception.
+     */
+    @Test
+    void everyExtensionHearsOfEachBorrowsOutcomeOnTheBorrowersThreadWhateverItsPlace() throws Exception {
+        List<String> events = new ArrayList<>();
+        AtomicInteger refuse = new AtomicInteger();
+        PoolExtension refusing = (config, registry) -> new PoolHooks() {
+            @Override
+            public Connection borrow(Borrow next) throws SQLException {
+                if (refuse.get() > 0) {
+                    throw new SQLTransientConnectionException("refused here");
+                }
+                // the rest of the borrow on another thread, as a gate's helper would run it
+                CompletableFuture<Connection> helped = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return next.get();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                return helped.join();
+            }
+        };
+        PoolExtension listening = (config, registry) -> new PoolHooks() {
+            @Override
+            public Connection borrow(Borrow next) throws SQLException {
+                events.add("borrow on " + Thread.currentThread().getName());
+                return next.get();
+            }
+
+            @Override
+            public void borrowed(Connection connection) {
+                events.add("borrowed on " + Thread.currentThread().getName());
+            }
+
+            @Override
+            public SQLException borrowFailed(SQLException failure) {
+                events.add("failed on " + Thread.currentThread().getName() + ": " + failure.getMessage());
+                return new SQLTransientConnectionException(failure.getMessage() + ", and more");
+            }
+        };
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:outcomes");
+        factory.setMaxSize(1);
+        factory.setExtensions(List.of(refusing, listening));
+        BundleInitialization.bind(factory, metrics, healthChecks);
+        ManagedDataSource pool = factory.build(metrics, "outcomes");
+        String borrower = Thread.currentThread().getName();
+        try {
+            pool.getConnection().close();
+            refuse.set(1);
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLTransientConnectionException.class)
+                .hasMessage("refused here, and more");
+        } finally {
+            pool.stop();
+        }
+        assertThat(events).hasSize(3);
+        assertThat(events.get(0)).as("the hook ran where the first extension sent it").isNotEqualTo("borrow on "
+            + borrower);
+        assertThat(events.subList(1, 3)).containsExactly("borrowed on " + borrower,
+            "failed on " + borrower + ": refused here");
     }
 
     private static PoolHooks recording(String name, List<String> events) {

@@ -8,6 +8,9 @@ import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.github.dropwizardhikari.PoolExtension;
 import io.github.dropwizardhikari.PoolHooks;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Borrowers wait for a connection in arrival order, as with Dropwizard's Tomcat pool ({@code useFairQueue: true}).
  * HikariCP hands a returned connection to whichever waiting thread gets there first, so when borrowers outnumber
@@ -41,6 +44,15 @@ public final class FairBorrowing implements PoolExtension {
         config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null ? RECORDS_NOTHING
             : recording.create(poolName, new QueueCountingStats(stats, gate))));
         return gate;
+    }
+
+    /** Listed before {@code fault-handling}, the gate queues the borrowers that the fault handling fails at once. */
+    @Override
+    public Optional<String> placeWarning(List<String> listed) {
+        int faults = listed.indexOf("fault-handling");
+        return faults > listed.indexOf("fair-borrowing") ? Optional.of("fair-borrowing is listed before "
+            + "fault-handling, so during an outage a borrower first queues at the gate, up to maxWaitForConnection, "
+            + "before fault-handling fails it at once; list fault-handling first") : Optional.empty();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.github.dropwizardhikari.fairborrowing;
 
 import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.zaxxer.hikari.HikariConfig;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ResourceConfigurationSourceProvider;
 import io.dropwizard.configuration.YamlConfigurationFactory;
@@ -8,9 +10,12 @@ import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.validation.Validators;
 import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.ManagedHikariDataSource;
+import io.github.dropwizardhikari.PoolExtension;
+import io.github.dropwizardhikari.PoolHooks;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,5 +53,30 @@ class FairBorrowingYamlTest {
                 + "types, closest first: fair-borrowing, ")
             .hasMessageContaining("; on the class path: fair-borrowing")
             .hasMessageNotContaining("dropwizard-hikari-fair-borowing");
+    }
+
+    /** A stand-in named as fault-handling's entry is: this module does not depend on that one. */
+    @JsonTypeName("fault-handling")
+    static final class FaultHandlingStandIn implements PoolExtension {
+        @Override
+        public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
+            return PoolHooks.NONE;
+        }
+    }
+
+    @Test
+    void checkWarnsWhenTheGateIsListedBeforeFaultHandlingAndSaysWhy() {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl("jdbc:h2:mem:placed");
+        factory.setExtensions(List.of(new FairBorrowing(), new FaultHandlingStandIn()));
+        assertThat(factory.resolve(new MetricRegistry(), "placed").warnings()).singleElement().isEqualTo(
+            "extensions: fair-borrowing is listed before fault-handling, so during an outage a borrower first queues "
+                + "at the gate, up to maxWaitForConnection, before fault-handling fails it at once; list "
+                + "fault-handling first");
+
+        factory.setExtensions(List.of(new FaultHandlingStandIn(), new FairBorrowing()));
+        assertThat(factory.resolve(new MetricRegistry(), "placed").warnings()).isEmpty();
+        factory.setExtensions(List.of(new FairBorrowing()));
+        assertThat(factory.resolve(new MetricRegistry(), "placed").warnings()).isEmpty();
     }
 }

@@ -46,7 +46,7 @@ final class FaultHandlingHooks implements PoolHooks {
         // a pool HikariCP connects to through a data source of the user's, or by a URL no driver takes (HikariCP then
         // refuses it in its own words), is left to HikariCP's own timeouts
         this.dataSource = config.getJdbcUrl() == null || config.getDataSource() != null
-            || config.getDataSourceClassName() != null ? null : DriverConnections.of(config)
+            || config.getDataSourceClassName() != null ? null : UrlConnections.of(config)
             .map(connections -> new RetryingDataSource(connections, outage, metrics, recoveryProbeIntervalMillis))
             .orElse(null);
         if (dataSource != null) {

@@ -12,9 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The data source HikariCP connects through, around one that connects as HikariCP would ({@link DriverConnections}):
- * it keeps trying once per interval while the database is unreachable (SQLState class 08, PostgreSQL's 57P03, an I/O
- * failure). HikariCP 7.1 doubles its sleep after each failed attempt, up to 5 seconds, so the pool could stay empty
+ * The data source HikariCP connects through, around HikariCP's own ({@link UrlConnections}): it keeps trying once
+ * per interval while the database is unreachable (SQLState class 08, PostgreSQL's 57P03, an I/O failure). HikariCP 7.1 doubles its sleep after each failed attempt, up to 5 seconds, so the pool could stay empty
  * that long after an outage. Other failures (a refused login) reach HikariCP at once, which fetches the credentials
  * afresh.
  *
@@ -24,15 +23,15 @@ import java.util.function.BooleanSupplier;
  * the attempt that made it, since HikariCP's own figure would span the attempts before it.</p>
  */
 final class RetryingDataSource implements DataSource {
-    private final DataSource connections;
+    private final UrlConnections hikari;
     private final DatabaseOutage outage;
     private final PoolMetrics metrics;
     private final long intervalNanos;
     @Nullable
     private volatile BooleanSupplier poolOpen;
 
-    RetryingDataSource(DataSource connections, DatabaseOutage outage, PoolMetrics metrics, long intervalMillis) {
-        this.connections = connections;
+    RetryingDataSource(UrlConnections hikari, DatabaseOutage outage, PoolMetrics metrics, long intervalMillis) {
+        this.hikari = hikari;
         this.outage = outage;
         this.metrics = metrics;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
@@ -81,6 +80,7 @@ final class RetryingDataSource implements DataSource {
         long started = System.nanoTime();
         Connection connection;
         try {
+            DataSource connections = hikari.connections();
             connection = user == null ? connections.getConnection() : connections.getConnection(user, password);
         } catch (SQLException e) {
             outage.failed(e);
@@ -117,36 +117,36 @@ final class RetryingDataSource implements DataSource {
 
     @Override
     public PrintWriter getLogWriter() throws SQLException {
-        return connections.getLogWriter();
+        return hikari.connections().getLogWriter();
     }
 
     @Override
     public void setLogWriter(PrintWriter out) throws SQLException {
-        connections.setLogWriter(out);
+        hikari.connections().setLogWriter(out);
     }
 
     @Override
     public void setLoginTimeout(int seconds) throws SQLException {
-        connections.setLoginTimeout(seconds);
+        hikari.connections().setLoginTimeout(seconds);
     }
 
     @Override
     public int getLoginTimeout() throws SQLException {
-        return connections.getLoginTimeout();
+        return hikari.connections().getLoginTimeout();
     }
 
     @Override
     public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return connections.getParentLogger();
+        return hikari.connections().getParentLogger();
     }
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        return connections.unwrap(iface);
+        return hikari.connections().unwrap(iface);
     }
 
     @Override
     public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return connections.isWrapperFor(iface);
+        return hikari.connections().isWrapperFor(iface);
     }
 }

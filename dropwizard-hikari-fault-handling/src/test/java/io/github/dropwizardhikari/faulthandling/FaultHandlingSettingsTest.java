@@ -65,14 +65,4 @@ class FaultHandlingSettingsTest {
             .isInstanceOf(ConfigurationException.class)
             .hasMessageContaining(message);
     }
-
-    /** The type {@code failover-eviction} of earlier builds fails {@code check}, saying what to write instead. */
-    @Test
-    void theOldFailoverEvictionTypeSaysWhatToWriteInstead() {
-        assertThatThrownBy(() -> FACTORY.build(new ResourceConfigurationSourceProvider(),
-            "yaml/invalid_failover_eviction_type.yml"))
-            .isInstanceOf(ConfigurationException.class)
-            .hasMessageContaining("replace '- type: failover-eviction' with '- type: fault-handling' and "
-                + "'failoverEviction: true'");
-    }
 }

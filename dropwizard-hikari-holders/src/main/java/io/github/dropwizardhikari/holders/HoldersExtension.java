@@ -40,8 +40,8 @@ import java.util.function.Supplier;
  *     - type: fair-borrowing
  * }</pre>
  *
- * <p>Listed before the other extensions, it sees the timeouts of theirs too (a borrow refused by
- * {@code fair-borrowing}'s gate).</p>
+ * <p>Wherever it is listed, it sees the timeouts of the other extensions too (a borrow refused by
+ * {@code fair-borrowing}'s gate), and labels the borrower, on whose thread the core reports each borrow.</p>
  *
  * <table>
  * <caption>Settings</caption>

@@ -119,17 +119,12 @@ final class PoolHolds implements PoolHooks {
         sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
+    /** On the borrower's thread, whatever the extension's place in the list: the holder is the borrower's label. */
     @Override
-    public Connection borrow(Borrow next) throws SQLException {
+    public void borrowed(Connection connection) {
         Labels.State thread = labels.state();
         Holder holder = thread.holder();
         Throwable stack = settings.isStackAtBorrow() ? new Throwable("the borrow by " + holder.name()) : null;
-        Connection connection;
-        try {
-            connection = next.get();
-        } catch (SQLTransientConnectionException e) {
-            throw timedOut(e);
-        }
         Series counted = series(holder.series());
         Hold hold = new Hold(connection, holder, counted, Thread.currentThread().getName(), System.nanoTime(), stack);
         int slot = holds.add(hold, thread.slotHint);
@@ -139,7 +134,12 @@ final class PoolHolds implements PoolHooks {
             thread.last = hold;
         }
         counted.borrowed(thread.stripe);
-        return connection;
+    }
+
+    /** Every failed borrow, another extension's refusal included, whatever the extension's place in the list. */
+    @Override
+    public SQLException borrowFailed(SQLException failure) {
+        return failure instanceof SQLTransientConnectionException timeout ? timedOut(timeout) : failure;
     }
 
     /**

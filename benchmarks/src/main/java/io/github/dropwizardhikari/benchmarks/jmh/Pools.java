@@ -16,7 +16,9 @@ import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.benchmarks.stub.StubDriver;
 import io.github.dropwizardhikari.example.db.IsValidValidator;
 import io.github.dropwizardhikari.fairborrowing.FairBorrowing;
+import io.github.dropwizardhikari.faulthandling.FaultHandlingExtension;
 import io.github.dropwizardhikari.holders.HoldersExtension;
+import io.github.dropwizardhikari.operations.OperationsExtension;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -48,6 +50,8 @@ import java.util.Optional;
  *     is the difference</li>
  *     <li>{@code hikari-no-network-timeout} (only when named with {@code -p pool=...}): {@code hikari} with
  *     {@code networkTimeout: 0}, so the cost of setting the network timeout on each borrow is the difference</li>
+ *     <li>{@code hikari-fault-handling} and {@code hikari-operations} (only when named with {@code -p pool=...}):
+ *     {@code hikari} with that extension named</li>
  *     <li>{@code hikari-holders}: {@code hikari} with the {@code holders} extension named, so what recording each hold
  *     costs is the difference</li>
  *     <li>{@code tomcat-default}: Dropwizard's {@code DataSourceFactory.build()}</li>
@@ -126,6 +130,16 @@ public class Pools {
                 HikariDataSourceFactory holders = hikari();
                 holders.setExtensions(List.of(new HoldersExtension()));
                 managed(holders.build(new MetricRegistry(), "hikari"));
+            }
+            case "hikari-fault-handling" -> {
+                HikariDataSourceFactory faults = hikari();
+                faults.setExtensions(List.of(new FaultHandlingExtension()));
+                managed(faults.build(new MetricRegistry(), "hikari"));
+            }
+            case "hikari-operations" -> {
+                HikariDataSourceFactory operations = hikari();
+                operations.setExtensions(List.of(new OperationsExtension()));
+                managed(operations.build(new MetricRegistry(), "hikari"));
             }
             case "tomcat-default" -> managed(tomcat().build(new MetricRegistry(), "tomcat"));
             case "tomcat-safe" -> managed(safe(tomcat()).build(new MetricRegistry(), "tomcat"));

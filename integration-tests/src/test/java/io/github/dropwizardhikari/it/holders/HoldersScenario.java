@@ -50,7 +50,7 @@ final class HoldersScenario implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().executor(clients).connectTimeout(Duration.ofSeconds(10))
         .build();
 
-    /** @param extensions the block's {@code extensions:} entries, holders first */
+    /** @param extensions the block's {@code extensions:} entries, in any order */
     HoldersScenario(List<String> extensions, boolean virtualThreads) throws Exception {
         TestDatabase database = TestDatabases.postgres();
         config = Files.createTempFile("holders", ".yml");
