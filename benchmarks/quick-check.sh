@@ -76,22 +76,29 @@ is_port QUICK_CHECK_ADMIN_PORT "$admin_port"
 schema="bench_quick_$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')"
 pgurl=${PGURL:-postgresql://postgres@127.0.0.1:5432/test}
 
-scratch=$(mktemp -d)
+# Every output and log of the run stays under target/quick-check/ (ignored by git), a failed run's included.
+scratch=target/quick-check/$schema
+mkdir -p "$scratch"
 cleanup() {
     psql -q "$pgurl" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
-    rm -rf "$scratch"
 }
 trap cleanup EXIT
-echo "benchmark quick check on ports $app_port and $admin_port, schema $schema"
+echo "benchmark quick check on ports $app_port and $admin_port, schema $schema; outputs and logs in $scratch"
 
-OUT="$scratch/jmh" bash benchmarks/jmh/run-jmh.sh --quick > "$scratch/jmh.log" 2>&1 || {
-    tail -30 "$scratch/jmh.log" >&2
+# failed WHAT LOG: prints the end of the harness's log and of the applications' log, and where both are kept
+failed() {
+    echo "benchmark quick check FAILED in $1; the end of $2:" >&2
+    tail -30 "$2" >&2
+    if [ -s "$scratch/http/app.log" ]; then
+        echo "the end of the applications' log, $scratch/http/app.log (every start, each after a '==' line):" >&2
+        tail -40 "$scratch/http/app.log" >&2
+    fi
+    echo "every output and log of this run is kept in $scratch" >&2
     exit 1
 }
-OUT="$scratch/http" APP_PORT=$app_port ADMIN_PORT=$admin_port SCHEMA=$schema PGURL=$pgurl bash benchmarks/http/run-grid.sh --quick > "$scratch/http.log" 2>&1 || {
-    tail -30 "$scratch/http.log" >&2
-    exit 1
-}
+OUT="$scratch/jmh" bash benchmarks/jmh/run-jmh.sh --quick > "$scratch/jmh.log" 2>&1 || failed "the JMH run" "$scratch/jmh.log"
+OUT="$scratch/http" APP_PORT=$app_port ADMIN_PORT=$admin_port SCHEMA=$schema PGURL=$pgurl bash benchmarks/http/run-grid.sh --quick \
+    > "$scratch/http.log" 2>&1 || failed "the HTTP grid" "$scratch/http.log"
 
 python3 - "$scratch" <<'PY'
 import csv
@@ -149,8 +156,11 @@ for chart in ("hikari", "tomcat-safe", "mixed"):
 
 if problems:
     print("benchmark quick check FAILED:\n- " + "\n- ".join(problems))
-    print("the last application's log (%s):" % os.path.join(scratch, "http", "app.log"))
-    print(open(os.path.join(scratch, "http", "app.log")).read()[-4000:])
+    for log in ("http.log", os.path.join("http", "app.log")):
+        path = os.path.join(scratch, log)
+        print("the end of %s:" % path)
+        print(open(path).read()[-4000:] if os.path.exists(path) else "(not written)")
+    print("every output and log of this run is kept in %s" % scratch)
     sys.exit(1)
 print("benchmark quick check: JMH (16 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload "
       "(6 rows), 12 endpoint runs, ceiling, report and charts")

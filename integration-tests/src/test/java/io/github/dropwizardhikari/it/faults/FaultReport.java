@@ -5,8 +5,11 @@ import io.github.dropwizardhikari.it.report.GeneratedPages;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -14,7 +17,8 @@ import java.util.stream.Collectors;
 /**
  * Collects fault suites' figures and writes them to a page under {@link GeneratedPages#DIRECTORY}. A page may be
  * filled by several suites of one JVM: each records its rows and rewrites the page with every row recorded so far
- * when it ends.
+ * when it ends. Rows come in the order of the suites given, each suite's in the order it recorded them, so suites
+ * that run at the same time write the same page as suites run one after another.
  */
 final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
@@ -60,8 +64,12 @@ final class FaultReport {
 
     private final String page;
     private final String title;
+    private static final StackWalker CALLER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    private final List<String> suiteNames;
     private final String suites;
-    private final Map<String, Map<PoolConfiguration, String>> rows = new LinkedHashMap<>();
+    // by suite, then by fault in the order recorded
+    private final Map<String, Map<String, Map<PoolConfiguration, String>>> rows = new HashMap<>();
     private String notes = "";
     private final Set<String> databases = new LinkedHashSet<>();
 
@@ -73,6 +81,7 @@ final class FaultReport {
     FaultReport(String page, String title, String... suites) {
         this.page = page;
         this.title = title;
+        this.suiteNames = List.of(suites);
         this.suites = Arrays.stream(suites).map(suite -> "`" + suite + "`").collect(Collectors.joining(", "));
     }
 
@@ -87,8 +96,24 @@ final class FaultReport {
         return FAULTS;
     }
 
-    synchronized void record(String fault, PoolConfiguration pool, String figure) {
-        rows.computeIfAbsent(fault, key -> new LinkedHashMap<>()).put(pool, figure);
+    /** Records a row's figure for {@code pool}, under the suite that calls it. */
+    void record(String fault, PoolConfiguration pool, String figure) {
+        String suite = CALLER.getCallerClass().getSimpleName();
+        synchronized (this) {
+            rows.computeIfAbsent(suite, key -> new LinkedHashMap<>())
+                .computeIfAbsent(fault, key -> new LinkedHashMap<>()).put(pool, figure);
+        }
+    }
+
+    /** @return every row, the listed suites' first in the order listed */
+    private Map<String, Map<PoolConfiguration, String>> rowsInSuiteOrder() {
+        Map<String, Map<PoolConfiguration, String>> ordered = new LinkedHashMap<>();
+        rows.entrySet().stream()
+            .sorted(Comparator.comparingInt((Map.Entry<String, ?> suite) -> suiteNames.contains(suite.getKey())
+                ? suiteNames.indexOf(suite.getKey()) : suiteNames.size()).thenComparing(Map.Entry::getKey))
+            .forEach(suite -> suite.getValue().forEach((fault, figures) ->
+                ordered.computeIfAbsent(fault, key -> new LinkedHashMap<>()).putAll(figures)));
+        return ordered;
     }
 
     synchronized void write(String databaseDescription) throws IOException {
@@ -104,7 +129,7 @@ final class FaultReport {
             page.append(" `").append(pool.label()).append("` |");
         }
         page.append("\n|---|").append("---|".repeat(PoolConfiguration.values().length)).append('\n');
-        rows.forEach((fault, figures) -> {
+        rowsInSuiteOrder().forEach((fault, figures) -> {
             page.append("| ").append(fault).append(" |");
             for (PoolConfiguration pool : PoolConfiguration.values()) {
                 page.append(' ').append(figures.getOrDefault(pool, "not run").replace("|", "\\|")).append(" |");
