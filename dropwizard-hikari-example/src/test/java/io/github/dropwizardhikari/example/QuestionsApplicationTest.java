@@ -200,15 +200,17 @@ class QuestionsApplicationTest {
     @MethodSource("badRequests")
     void badInputNamesTheParameter(String request, int status, String message) throws Exception {
         String[] parts = request.split(" ", 2);
-        Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
-            .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
-                : Entity.entity("{\"score\":1,\"answerCount\":-1}", MediaType.APPLICATION_JSON));
+        // each response read and closed before any assertion, so a failing case cannot hold the client's connections
+        try (Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
+                 .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
+                     : Entity.entity("{\"score\":1,\"answerCount\":-1}", MediaType.APPLICATION_JSON))) {
+            String body = response.readEntity(String.class);
 
-        assertThat(response.getStatus()).isEqualTo(status);
-        assertThat(response.getMediaType().toString()).startsWith("application/json");
-        String body = response.readEntity(String.class);
-        assertThat(body).contains(message);
-        assertOneErrorFormat(body, status);
+            assertThat(response.getStatus()).as(body).isEqualTo(status);
+            assertThat(response.getMediaType().toString()).startsWith("application/json");
+            assertThat(body).contains(message);
+            assertOneErrorFormat(body, status);
+        }
     }
 
     /** Every error of the API in Dropwizard's {@code {"code": ..., "message": ...}}, never {@code {"errors": [...]}}. */
@@ -225,11 +227,15 @@ class QuestionsApplicationTest {
         throws Exception {
         long before = questionsOf(HIKARI_H2, 4242).size();
         String path = method.equals("POST") ? "/questions" : "/questions/1";
-        Response response = HIKARI_H2.client().target(url(HIKARI_H2, path)).request()
-            .method(method, Entity.entity(body, MediaType.APPLICATION_JSON));
+        int status;
+        String answer;
+        try (Response response = HIKARI_H2.client().target(url(HIKARI_H2, path)).request()
+                 .method(method, Entity.entity(body, MediaType.APPLICATION_JSON))) {
+            status = response.getStatus();
+            answer = response.readEntity(String.class);
+        }
 
-        assertThat(response.getStatus()).as(what).isEqualTo(422);
-        String answer = response.readEntity(String.class);
+        assertThat(status).as(what + ": " + answer).isEqualTo(422);
         assertThat(json.readTree(answer).get("message").asText()).as(what).contains(message);
         assertOneErrorFormat(answer, 422);
         assertThat(questionsOf(HIKARI_H2, 4242)).hasSize((int) before);
@@ -327,10 +333,15 @@ class QuestionsApplicationTest {
         String body = "{\"creationDate\":\"1970-01-01T00:00:00Z\",\"closedDate\":\"2024-05-01T12:00:00+02:00\","
             + "\"deletionDate\":\"9999-12-31T23:59:59Z\",\"score\":-2147483648,\"ownerUserId\":4343,"
             + "\"answerCount\":2147483647}";
-        Response created = app.client().target(url(app, "/questions")).request()
-            .post(Entity.entity(body, MediaType.APPLICATION_JSON));
-        assertThat(created.getStatus()).isEqualTo(201);
-        long id = json.readTree(created.readEntity(String.class)).get("id").asLong();
+        int status;
+        String answer;
+        try (Response created = app.client().target(url(app, "/questions")).request()
+                 .post(Entity.entity(body, MediaType.APPLICATION_JSON))) {
+            status = created.getStatus();
+            answer = created.readEntity(String.class);
+        }
+        assertThat(status).as(answer).isEqualTo(201);
+        long id = json.readTree(answer).get("id").asLong();
 
         JsonNode stored = json.readTree(app.client().target(url(app, "/questions/" + id)).request().get(String.class));
         assertThat(stored.get("creationDate").asText()).isEqualTo("1970-01-01T00:00:00Z");
@@ -338,7 +349,9 @@ class QuestionsApplicationTest {
         assertThat(stored.get("deletionDate").asText()).isEqualTo("9999-12-31T23:59:59Z");
         assertThat(stored.get("score").asInt()).isEqualTo(Integer.MIN_VALUE);
         assertThat(stored.get("answerCount").asInt()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(app.client().target(url(app, "/questions/" + id)).request().delete().getStatus()).isEqualTo(204);
+        try (Response deleted = app.client().target(url(app, "/questions/" + id)).request().delete()) {
+            assertThat(deleted.getStatus()).isEqualTo(204);
+        }
     }
 
     private static Path repositoryRoot() {
