@@ -1,7 +1,12 @@
 package io.github.dropwizardhikari.example;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -19,10 +24,11 @@ import io.github.dropwizardhikari.example.data.GenerateQuestionsCommand;
 import io.github.dropwizardhikari.example.data.LoadQuestionsCommand;
 import io.github.dropwizardhikari.example.data.StartupSeeder;
 import io.github.dropwizardhikari.example.errors.DatabaseUnavailableExceptionMapper;
-import io.github.dropwizardhikari.example.errors.UnknownFieldExceptionMapper;
+import io.github.dropwizardhikari.example.errors.JsonBodyExceptionMapper;
 import io.github.dropwizardhikari.example.errors.ViolationExceptionMapper;
 import io.github.dropwizardhikari.example.resources.PauseResource;
 import io.github.dropwizardhikari.example.resources.QuestionsResource;
+import io.github.dropwizardhikari.example.resources.RepeatedQueryParamFilter;
 import org.jdbi.v3.core.Jdbi;
 import net.sourceforge.argparse4j.inf.Namespace;
 import org.jspecify.annotations.Nullable;
@@ -80,13 +86,15 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
         Jdbi built = new JdbiFactory().build(environment, configuration.getDataSourceFactory(),
             QuestionsConfiguration.POOL_NAME);
         seed(configuration.getSeed(), built);
+        readBodiesAsSent(environment.getObjectMapper());
         environment.jersey().register(new QuestionsResource(built, configuration.getMaxLimit(),
             configuration.getMaxUsersPerRequest()));
         environment.jersey().register(new PauseResource());
         environment.jersey().register(new DatabaseUnavailableExceptionMapper());
         // every error in one format, Dropwizard's {"code": ..., "message": ...}
         environment.jersey().register(new ViolationExceptionMapper());
-        environment.jersey().register(new UnknownFieldExceptionMapper());
+        environment.jersey().register(new JsonBodyExceptionMapper());
+        environment.jersey().register(new RepeatedQueryParamFilter());
         this.jdbi = built;
     }
 
@@ -102,6 +110,17 @@ public class QuestionsApplication extends Application<QuestionsConfiguration> {
             }
         });
         bootstrap.addCommand(new CheckCommand<>(this));
+    }
+
+    /**
+     * Request bodies are read as sent or refused (422 naming the field): no text or fraction read as a whole number,
+     * no field given twice. Set in {@code run()}, not {@code initialize()}, because the same mapper reads the
+     * configuration first, where {@code -Ddw.hikari.maxSize=16} arrives as text and must still set a number.
+     */
+    private static void readBodiesAsSent(ObjectMapper mapper) {
+        mapper.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
     /**

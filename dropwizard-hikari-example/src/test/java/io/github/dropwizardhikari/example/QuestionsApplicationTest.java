@@ -14,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -198,15 +200,17 @@ class QuestionsApplicationTest {
     @MethodSource("badRequests")
     void badInputNamesTheParameter(String request, int status, String message) throws Exception {
         String[] parts = request.split(" ", 2);
-        Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
-            .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
-                : Entity.entity("{\"score\":1,\"answerCount\":-1}", MediaType.APPLICATION_JSON));
+        // each response read and closed before any assertion, so a failing case cannot hold the client's connections
+        try (Response response = HIKARI_H2.client().target(url(HIKARI_H2, parts[1])).request()
+                 .method(parts[0], parts[0].equals("GET") || parts[0].equals("DELETE") ? null
+                     : Entity.entity("{\"score\":1,\"answerCount\":-1}", MediaType.APPLICATION_JSON))) {
+            String body = response.readEntity(String.class);
 
-        assertThat(response.getStatus()).isEqualTo(status);
-        assertThat(response.getMediaType().toString()).startsWith("application/json");
-        String body = response.readEntity(String.class);
-        assertThat(body).contains(message);
-        assertOneErrorFormat(body, status);
+            assertThat(response.getStatus()).as(body).isEqualTo(status);
+            assertThat(response.getMediaType().toString()).startsWith("application/json");
+            assertThat(body).contains(message);
+            assertOneErrorFormat(body, status);
+        }
     }
 
     /** Every error of the API in Dropwizard's {@code {"code": ..., "message": ...}}, never {@code {"errors": [...]}}. */
@@ -223,12 +227,16 @@ class QuestionsApplicationTest {
         throws Exception {
         long before = questionsOf(HIKARI_H2, 4242).size();
         String path = method.equals("POST") ? "/questions" : "/questions/1";
-        Response response = HIKARI_H2.client().target(url(HIKARI_H2, path)).request()
-            .method(method, Entity.entity(body, MediaType.APPLICATION_JSON));
+        int status;
+        String answer;
+        try (Response response = HIKARI_H2.client().target(url(HIKARI_H2, path)).request()
+                 .method(method, Entity.entity(body, MediaType.APPLICATION_JSON))) {
+            status = response.getStatus();
+            answer = response.readEntity(String.class);
+        }
 
-        assertThat(response.getStatus()).as(what).isEqualTo(422);
-        String answer = response.readEntity(String.class);
-        assertThat(answer).as(what).contains(message);
+        assertThat(status).as(what + ": " + answer).isEqualTo(422);
+        assertThat(json.readTree(answer).get("message").asText()).as(what).contains(message);
         assertOneErrorFormat(answer, 422);
         assertThat(questionsOf(HIKARI_H2, 4242)).hasSize((int) before);
         assertThat(json.readTree(HIKARI_H2.client().target(url(HIKARI_H2, "/questions/1")).request()
@@ -250,7 +258,109 @@ class QuestionsApplicationTest {
                 "{" + valid + ",\"deletionDate\":\"2020-01-01T00:00:00Z\"}",
                 "deletionDate must not be before creationDate"),
             Arguments.of("two violations", "POST", "{\"score\":1,\"answerCount\":-1}",
-                "answerCount must be greater than or equal to 0; creationDate must not be null"));
+                "answerCount must be greater than or equal to 0; creationDate must not be null"),
+            Arguments.of("a number as text", "POST", "{" + valid.replace("\"score\":3", "\"score\":\"5\"") + "}",
+                "score must be " + INT),
+            Arguments.of("a fraction", "POST", "{" + valid.replace("\"score\":3", "\"score\":1.5") + "}",
+                "score must be " + INT),
+            Arguments.of("a whole number written as a fraction", "PUT",
+                "{" + valid.replace("\"answerCount\":0", "\"answerCount\":1.0") + "}", "answerCount must be " + INT),
+            Arguments.of("a number too large for its field", "POST",
+                "{" + valid.replace("\"score\":3", "\"score\":99999999999") + "}", "score must be " + INT),
+            Arguments.of("a boolean for a number", "POST", "{" + valid.replace("\"score\":3", "\"score\":true") + "}",
+                "score must be " + INT),
+            Arguments.of("an owner as text", "POST",
+                "{" + valid.replace("\"ownerUserId\":4242", "\"ownerUserId\":\"4242\"") + "}",
+                "ownerUserId must be a whole number from -9223372036854775808 to 9223372036854775807"),
+            Arguments.of("a null score", "POST", "{" + valid.replace("\"score\":3", "\"score\":null") + "}",
+                "score must not be null"),
+            Arguments.of("a missing score", "PUT", "{" + valid.replace("\"score\":3,", "") + "}",
+                "score must not be null"),
+            Arguments.of("a null answerCount", "POST",
+                "{" + valid.replace("\"answerCount\":0", "\"answerCount\":null") + "}", "answerCount must not be null"),
+            Arguments.of("both numbers missing", "POST",
+                "{\"creationDate\":\"2024-05-01T10:00:00Z\",\"ownerUserId\":4242}",
+                "answerCount must not be null; score must not be null"),
+            Arguments.of("a duplicate key", "POST", "{" + valid + ",\"score\":4}",
+                "score is given twice; each field may appear once"),
+            Arguments.of("a duplicate date", "PUT", "{\"creationDate\":\"2020-01-01T00:00:00Z\"," + valid + "}",
+                "creationDate is given twice"),
+            Arguments.of("a date as seconds", "POST",
+                "{" + valid.replace("\"2024-05-01T10:00:00Z\"", "1577836800") + "}",
+                "creationDate must be " + DATE),
+            Arguments.of("a date as digits in text", "POST",
+                "{" + valid.replace("2024-05-01T10:00:00Z", "1577836800") + "}", "creationDate must be " + DATE),
+            Arguments.of("a date in year +999999999", "POST",
+                "{" + valid.replace("2024-05-01T10:00:00Z", "+999999999-12-31T23:59:59Z") + "}",
+                "creationDate must be " + DATE),
+            Arguments.of("a date after 9999", "PUT",
+                "{" + valid + ",\"closedDate\":\"9999-12-31T23:59:59.5Z\"}", "closedDate must be " + DATE),
+            Arguments.of("a date before 1970", "POST",
+                "{" + valid.replace("2024-05-01T10:00:00Z", "1969-12-31T23:59:59Z") + "}",
+                "creationDate must be " + DATE),
+            Arguments.of("a date without a time", "POST",
+                "{" + valid.replace("2024-05-01T10:00:00Z", "2024-05-01") + "}", "creationDate must be " + DATE),
+            Arguments.of("a date without an offset", "POST",
+                "{" + valid.replace("2024-05-01T10:00:00Z", "2024-05-01T10:00:00") + "}",
+                "creationDate must be " + DATE),
+            Arguments.of("a deletionDate as a number", "POST", "{" + valid + ",\"deletionDate\":1577836800000}",
+                "deletionDate must be " + DATE));
+    }
+
+    private static final String INT = "a whole number from -2147483648 to 2147483647, as a JSON number without "
+        + "quotes or a fraction";
+    private static final String DATE = "ISO-8601 text with an offset, such as \"2024-05-01T10:00:00Z\", from "
+        + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
+
+    /** What the refusals above answer is what docs/example.md promises, word for word. */
+    @Test
+    void theDocsQuoteTheRefusals() throws Exception {
+        // lines wrap anywhere in Markdown
+        String docs = Files.readString(repositoryRoot().resolve(Path.of("docs", "example.md")))
+            .replaceAll("\\s+", " ");
+
+        assertThat(docs).contains("`score must be " + INT + "`", "`creationDate must be " + DATE + "`",
+            "`score must not be null`", "`score is given twice; each field may appear once`",
+            "`query param user must be given once, not 2 times`",
+            "`query param ms must be a whole number, not 'abc'`");
+    }
+
+    /** The edges of the dates' range, and an offset other than Z, are stored and answered as the same instant. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("apps")
+    void datesAtTheEdgesOfTheRangeAreKept(String name, DropwizardAppExtension<QuestionsConfiguration> app)
+        throws Exception {
+        String body = "{\"creationDate\":\"1970-01-01T00:00:00Z\",\"closedDate\":\"2024-05-01T12:00:00+02:00\","
+            + "\"deletionDate\":\"9999-12-31T23:59:59Z\",\"score\":-2147483648,\"ownerUserId\":4343,"
+            + "\"answerCount\":2147483647}";
+        int status;
+        String answer;
+        try (Response created = app.client().target(url(app, "/questions")).request()
+                 .post(Entity.entity(body, MediaType.APPLICATION_JSON))) {
+            status = created.getStatus();
+            answer = created.readEntity(String.class);
+        }
+        assertThat(status).as(answer).isEqualTo(201);
+        long id = json.readTree(answer).get("id").asLong();
+
+        JsonNode stored = json.readTree(app.client().target(url(app, "/questions/" + id)).request().get(String.class));
+        assertThat(stored.get("creationDate").asText()).isEqualTo("1970-01-01T00:00:00Z");
+        assertThat(stored.get("closedDate").asText()).isEqualTo("2024-05-01T10:00:00Z");
+        assertThat(stored.get("deletionDate").asText()).isEqualTo("9999-12-31T23:59:59Z");
+        assertThat(stored.get("score").asInt()).isEqualTo(Integer.MIN_VALUE);
+        assertThat(stored.get("answerCount").asInt()).isEqualTo(Integer.MAX_VALUE);
+        try (Response deleted = app.client().target(url(app, "/questions/" + id)).request().delete()) {
+            assertThat(deleted.getStatus()).isEqualTo(204);
+        }
+    }
+
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve("mvnw"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no mvnw above " + Path.of("").toAbsolutePath());
     }
 
     @Test
@@ -275,6 +385,15 @@ class QuestionsApplicationTest {
             Arguments.of("GET /questions?user=-1", 400, "query param user must be between 1 and 9223372036854775807, "
                 + "not '-1'"),
             Arguments.of("GET /questions?user=0", 400, "query param user must be between 1 and"),
+            Arguments.of("GET /questions?user=87&user=88", 400, "query param user must be given once, not 2 times"),
+            Arguments.of("GET /questions/by-owners?users=1&users=2,3", 400,
+                "query param users must be given once, not 2 times"),
+            Arguments.of("GET /pause?ms=abc", 400, "query param ms must be a whole number, not 'abc'"),
+            Arguments.of("GET /pause?ms=99999999999", 400,
+                "query param ms must be between 0 and 1000, not '99999999999'"),
+            Arguments.of("GET /pause?ms=-5", 400, "query param ms must be between 0 and 1000, not '-5'"),
+            Arguments.of("GET /pause?ms=1.5", 400, "query param ms must be a whole number, not '1.5'"),
+            Arguments.of("GET /pause?ms=1&ms=2", 400, "query param ms must be given once, not 2 times"),
             Arguments.of("GET /questions/by-owners?users=1,x", 400,
                 "each user id in query param users must be a whole number, not 'x'"),
             Arguments.of("GET /questions/by-owners?users=1,-99999999999999999999", 400,
