@@ -55,7 +55,8 @@ final class HeldConnections {
     }
 
     String describe() {
-        return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)" : "0 (none)")
+        return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)"
+            : "0 (none: nothing in the core bounds a call to a silent database)")
             + (borrowed == null ? "" : ", removeAbandonedTimeout " + settings.abandonAfter().toMilliseconds()
             + " ms (a connection held that long is aborted)");
     }

@@ -45,7 +45,7 @@ final class FaultReport {
             `SilentDatabasePostgresIT`, the rows "MariaDB: ..." from `SilentDatabaseMariaDbIT` (the core's pool \
             alone, on MariaDB's driver). In all but "Both connections ...", a TCP proxy stops passing bytes without \
             closing anything, as a network blackhole, a hung server or a failover to a new address looks to a \
-            client. `hikari:` bounds a call on a silent connection with `networkTimeout` (3 s there, 30 s by \
+            client. `hikari:` bounds a call on a silent connection with `networkTimeout` (3 s there, none by \
             default; see [configuration.md](configuration.md#held-connections-bounded)): a request fails within \
             `maxWaitForConnection` plus `networkTimeout`, and after a failover the pool serves again once that \
             bound has passed and a new connection is open. Tomcat's pools wait on the socket: through the silence \
