@@ -248,6 +248,41 @@ class HeldConnectionsTest {
         assertThat(events(Level.INFO, "Pool held-outage: serving again")).hasSize(1);
     }
 
+    @Test
+    void aFollowUpErrorIsNeverGivenAsTheCauseOfAnOutage() throws Exception {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(ClosedUnderItDriver.url("held_follow_up"));
+        ManagedDataSource pool = pool(factory, "held-follow-up");
+        pool.getConnection().close();
+        ClosedUnderItDriver.down(true);
+        try {
+            pool.unwrap(HikariDataSource.class).getHikariPoolMXBean().softEvictConnections();
+            // the borrower's own exception still carries the driver's error, as HikariCP gives it
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class)
+                .hasRootCauseMessage("This connection has been closed.");
+        } finally {
+            ClosedUnderItDriver.down(false);
+        }
+
+        assertThat(events(Level.WARN, "Pool held-follow-up: borrows fail from now on")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("the last connection attempt failed on a connection already closed, SQLState 08003")
+            .doesNotContain("This connection has been closed");
+    }
+
+    @Test
+    void aPoolWhoseEveryConnectionIsHeldSaysSo() throws Exception {
+        ManagedDataSource pool = pool(h2("held_exhausted"), "held-exhausted");
+        try (Connection held = pool.getConnection()) {
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class);
+        }
+
+        assertThat(events(Level.WARN, "Pool held-exhausted: borrows fail from now on")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("(all 1 connections in use: their borrowers' calls have not returned, or they were not closed)")
+            .doesNotContain("caused by");
+    }
+
     /** Polls a borrow until it succeeds. */
     private static final class Requests {
         @FunctionalInterface
