@@ -20,7 +20,7 @@ final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
         "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
-        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT")
+        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "PrimaryFailoverPairIT")
         .notes("""
             ## Dead sessions: the session check
 
@@ -74,6 +74,20 @@ final class FaultReport {
             servers behind a TCP proxy: the core alone keeps reading from the old primary; with `fault-handling`, \
             no read borrowed after the first evidence came from it. `<pool>.pool.ConnectivityCheck` is unhealthy, \
             with the cause in one line, while the pool's server cannot serve the block.
+
+            ## A failover on a primary/standby pair
+
+            The rows "Primary/standby pair, ..." come from `PrimaryFailoverPairIT`: for each cell the test makes a \
+            real PostgreSQL 15 primary and its streaming standby (`initdb`, `pg_basebackup -R`, `pg_ctl promote`, \
+            each on a free port), runs two writers and two readers on one pool of 4 for 1.5 s, provokes the failover \
+            and runs 4 s more (the silent shape 8 s), with no `networkTimeout`. "Failed" counts the requests that \
+            failed from the moment the failure began; "first write" is the first write on the promoted standby; \
+            "reads from the old primary" counts the reads begun after the first failed request and answered by the \
+            old primary. In the silent shape, the requests still waiting on the old primary when the run ends are \
+            let go then (they would wait until TCP gives up, about 15 minutes on Linux) and counted as failed. The \
+            core alone behaves as HikariCP does and Tomcat's pools as they do: after a cloud-DNS failover they keep \
+            serving reads from the old primary and never write again; with `fault-handling` (`failoverEviction: \
+            true`), the first evidence retires the pool and the session check cuts the silent sessions.
 
             ## During an outage: what the figures say, and the health page
 
