@@ -105,7 +105,7 @@ final class DeadSessionCheck {
 
     /** Starts checking every interval on one thread of the pool's. */
     synchronized void start(HikariDataSource running) {
-        this.pool = running;
+        attach(running);
         this.lastAnswerNanos = nanoTime.getAsLong();
         timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, poolName + ":sessions");
@@ -113,6 +113,11 @@ final class DeadSessionCheck {
             return thread;
         });
         timer.scheduleWithFixedDelay(this::check, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The pool whose idle connections are retired on a silence, or when several sessions are gone at once. */
+    void attach(HikariDataSource running) {
+        this.pool = running;
     }
 
     synchronized void stop() {
@@ -202,6 +207,7 @@ final class DeadSessionCheck {
         }
         refusalLogged = false;
         boolean missing = false;
+        int gone = 0;
         for (Map.Entry<Connection, Watched> entry : borrowed.entrySet()) {
             Watched watched = entry.getValue();
             if (!held.contains(watched.id) || known.contains(watched.id)) {
@@ -212,10 +218,21 @@ final class DeadSessionCheck {
             } else {
                 borrowed.remove(entry.getKey());
                 abort(entry.getKey());
+                gone++;
                 LOGGER.warn("Pool {}: aborted a connection borrowed {} ms ago: the server does not hold its session "
                         + "(pid {}) any more (it restarted, the session was ended, or the address leads to another "
                         + "server now), as two connections of the session check, one opened after the other, found",
                     poolName, TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - watched.sinceNanos), watched.id);
+            }
+        }
+        if (gone > 1) {
+            // several sessions gone at once: the server behind the address changed, and the idle connections were
+            // opened to the old one too (one session's death retires only its own connection)
+            HikariDataSource running = pool;
+            if (running != null && running.getHikariPoolMXBean() != null) {
+                running.getHikariPoolMXBean().softEvictConnections();
+                LOGGER.warn("Pool {}: {} sessions gone at once, as after a failover: retired the pool's idle "
+                    + "connections too", poolName, gone);
             }
         }
         if (missing) {

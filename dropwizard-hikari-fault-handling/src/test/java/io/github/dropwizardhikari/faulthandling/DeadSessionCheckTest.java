@@ -4,6 +4,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,6 +177,43 @@ class DeadSessionCheckTest {
         assertThat(warnings()).singleElement().asString()
             .contains("Pool sessions: aborted a connection borrowed 3000 ms ago: the server does not hold its "
                 + "session (pid 103) any more");
+    }
+
+    @Test
+    void severalSessionsGoneAtOnceRetireTheIdleConnectionsAndOneDoesNot() throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:h2:mem:dead_sessions;DB_CLOSE_DELAY=-1");
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            check.attach(pool);
+            Connection idle = pool.getConnection();
+            Connection idleDriver = idle.unwrap(Connection.class);
+            idle.close();
+            Connection one = borrowed(112);
+            round(1_000);
+            server.held.remove(112L);
+            round(1_000);
+            round(1_000);
+            assertThat(one.isClosed()).isTrue();
+            assertThat(idleDriver.isClosed()).as("one session gone: the idle connection stays").isFalse();
+
+            borrowed(113);
+            borrowed(114);
+            round(1_000);
+            server.held.remove(113L);
+            server.held.remove(114L);
+            round(1_000);
+            round(1_000);
+            // HikariCP closes a retired idle connection on its own thread
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!idleDriver.isClosed() && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(10);
+            }
+            assertThat(idleDriver.isClosed()).as("two sessions gone at once: the idle connection retired").isTrue();
+            assertThat(warnings()).anySatisfy(line -> assertThat(line)
+                .isEqualTo("Pool sessions: 2 sessions gone at once, as after a failover: retired the pool's idle "
+                    + "connections too"));
+        }
     }
 
     @Test

@@ -38,7 +38,9 @@ final class FaultReport {
             with the driver's I/O error and HikariCP replaces it. That is a server that restarted, a session that \
             was ended, or an address that leads to another server now (a failover to a new address, a moved VIP, a \
             repointed proxy). A session missing from one answer only is left alone: a check connection still on the \
-            old server is replaced, not believed.
+            old server is replaced, not believed. When two or more sessions are gone in the same round, the server \
+            behind the address has changed and the idle connections were opened to the old one too: they are \
+            retired as well (one session's death retires only its own connection).
             - **A server that does not answer.** The check's connection waits at most `silenceLimit` (5 seconds by \
             default) for an answer; when the server has left it unanswered that long (a timeout or an I/O error, \
             SQLState class `08`), every borrowed connection is aborted and the idle ones retired, with one `WARN` \
