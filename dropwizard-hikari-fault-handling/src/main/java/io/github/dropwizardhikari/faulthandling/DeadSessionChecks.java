@@ -3,12 +3,14 @@ package io.github.dropwizardhikari.faulthandling;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariCredentialsProvider;
 import com.zaxxer.hikari.util.Credentials;
-import com.zaxxer.hikari.util.DriverDataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -52,13 +54,29 @@ final class DeadSessionChecks {
         properties.putAll(config.getDataSourceProperties());
         properties.putIfAbsent("loginTimeout", String.valueOf(Math.max(1, (silenceMillis + 999) / 1000)));
         properties.putIfAbsent("ApplicationName", poolName + " session check");
-        DataSource source = config.getDataSource() != null ? config.getDataSource()
-            : new DriverDataSource(config.getJdbcUrl(), config.getDriverClassName(), properties,
-            config.getUsername(), config.getPassword());
+        DataSource source = config.getDataSource();
+        String jdbcUrl = config.getJdbcUrl();
+        String user = config.getUsername();
+        String password = config.getPassword();
         HikariCredentialsProvider credentials = config.getCredentialsProvider();
-        DeadSessionCheck.Opener opener = credentials == null ? source::getConnection : () -> {
-            Credentials current = credentials.getCredentials();
-            return source.getConnection(current.getUsername(), current.getPassword());
+        DeadSessionCheck.Opener opener = source != null ? source::getConnection : () -> {
+            Credentials current = credentials == null ? null : credentials.getCredentials();
+            Properties attempt = new Properties();
+            attempt.putAll(properties);
+            String name = current == null ? user : current.getUsername();
+            String secret = current == null ? password : current.getPassword();
+            if (name != null) {
+                attempt.setProperty("user", name);
+            }
+            if (secret != null) {
+                attempt.setProperty("password", secret);
+            }
+            // the driver HikariCP finds for the URL, as DriverManager has it registered
+            Connection connection = DriverManager.getDriver(jdbcUrl).connect(jdbcUrl, attempt);
+            if (connection == null) {
+                throw new SQLException("no driver accepts the pool's URL", "08001");
+            }
+            return connection;
         };
         LOGGER.info("Pool {}: sessions checked every {} ms while a connection is borrowed that long, on one connection "
                 + "of the check's own (PostgreSQL's pg_stat_activity): one whose session the server no longer holds is "
