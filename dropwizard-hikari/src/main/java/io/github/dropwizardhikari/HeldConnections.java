@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.util.Duration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,6 +34,8 @@ final class HeldConnections {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
     private static final Executor IN_PLACE = Runnable::run;
+    // connection_does_not_exist: a call on a connection that something else closed
+    private static final String CLOSED_STATE = "08003";
 
     private final String poolName;
     private final @Nullable String url;
@@ -55,7 +58,8 @@ final class HeldConnections {
     }
 
     String describe() {
-        return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)" : "0 (none)")
+        return "networkTimeout " + (bounding ? timeoutMillis + " ms (a call silent that long fails)"
+            : "0 (none: nothing in the core bounds a call to a silent database)")
             + (borrowed == null ? "" : ", removeAbandonedTimeout " + settings.abandonAfter().toMilliseconds()
             + " ms (a connection held that long is aborted)");
     }
@@ -91,8 +95,7 @@ final class HeldConnections {
                 connection.close();
             } else if (failingSince.compareAndSet(0, System.nanoTime())) {
                 // the line that says why the service is down
-                LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(),
-                    e.getCause() == null ? "" : " (caused by " + e.getCause() + ")");
+                LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(), because(e, pool));
             }
             throw e;
         }
@@ -106,6 +109,26 @@ final class HeldConnections {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since));
         }
         return connection;
+    }
+
+    // HikariCP's timeout carries its last failed connection attempt as its cause: none when every connection is in
+    // use, and it may be a follow-up error (a call on a connection already closed, SQLState 08003) that hides what
+    // closed it. Such an error is never given as the cause.
+    private static String because(Exception e, HikariDataSource pool) {
+        HikariPoolMXBean state = pool.getHikariPoolMXBean();
+        if (state != null && state.getActiveConnections() >= pool.getMaximumPoolSize()) {
+            return " (all " + state.getActiveConnections() + " connections in use: their borrowers' calls have not "
+                + "returned, or they were not closed)";
+        }
+        Throwable cause = e.getCause();
+        while (cause instanceof SQLException sql && CLOSED_STATE.equals(sql.getSQLState())) {
+            cause = cause.getCause();
+            if (cause == null) {
+                return " (the last connection attempt failed on a connection already closed, SQLState 08003, "
+                    + "which does not say what closed it)";
+            }
+        }
+        return cause == null ? "" : " (caused by " + cause + ")";
     }
 
     // Set on the driver's connection, not through HikariCP's proxy: the proxy would reset it on return, and HikariCP

@@ -71,8 +71,8 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code keepaliveTime}</td><td></td><td>2 minutes</td><td>How often an idle connection is tested.</td></tr>
  * <tr><td>{@code leakDetectionThreshold}</td><td></td><td>0 milliseconds (off)</td><td>Logs a connection held
  * longer.</td></tr>
- * <tr><td>{@code networkTimeout}</td><td></td><td>30 seconds</td><td>How long a borrowed connection's call may wait
- * on a silent database; 0: no limit.</td></tr>
+ * <tr><td>{@code networkTimeout}</td><td></td><td>0 seconds (none)</td><td>How long a borrowed connection's call may wait
+ * on a silent database; 0: no limit, as in Dropwizard and HikariCP.</td></tr>
  * <tr><td>{@code validationQuery}</td><td>{@code connectionTestQuery}</td><td>none (JDBC 4 {@code
  * Connection.isValid()})</td><td>SQL that tests a connection.</td></tr>
  * <tr><td>{@code validationQueryTimeout}</td><td>{@code validationTimeout}</td><td>none (the pool runs 5 seconds,
@@ -169,7 +169,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private Duration leakDetectionThreshold = Duration.milliseconds(0);
 
     @NotNull
-    private Duration networkTimeout = Duration.seconds(30);
+    private Duration networkTimeout = Duration.seconds(0);
 
     @JsonAlias("connectionTestQuery")
     @Nullable

@@ -75,7 +75,9 @@ class HeldConnectionsTest {
 
     @Test
     void theStartSaysTheBoundAndNoWarningForAnEmbeddedDatabase() throws Exception {
-        ManagedDataSource pool = pool(h2("held_embedded"), "held-embedded");
+        HikariDataSourceFactory factory = h2("held_embedded");
+        factory.setNetworkTimeout(Duration.seconds(30));
+        ManagedDataSource pool = pool(factory, "held-embedded");
         for (int i = 0; i < 3; i++) {
             pool.getConnection().close();
         }
@@ -92,6 +94,7 @@ class HeldConnectionsTest {
         try {
             HikariDataSourceFactory factory = new HikariDataSourceFactory();
             factory.setUrl("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/mem:held_tcp");
+            factory.setNetworkTimeout(Duration.seconds(30));
             ManagedDataSource pool = pool(factory, "held-tcp");
             for (int i = 0; i < 3; i++) {
                 pool.getConnection().close();
@@ -113,6 +116,7 @@ class HeldConnectionsTest {
     void aDriverThatRefusesNetworkTimeoutsIsNamedInOneWarning() throws Exception {
         HikariDataSourceFactory factory = new HikariDataSourceFactory();
         factory.setUrl(NoNetworkTimeoutDriver.url("held_refused"));
+        factory.setNetworkTimeout(Duration.seconds(30));
         ManagedDataSource pool = pool(factory, "held-refused");
         String driverClass;
         try (Connection connection = pool.getConnection()) {
@@ -129,16 +133,28 @@ class HeldConnectionsTest {
     }
 
     @Test
-    void noNetworkTimeoutIsSetWhenItIsZero() throws Exception {
-        HikariDataSourceFactory factory = h2("held_zero");
-        factory.setNetworkTimeout(Duration.seconds(0));
-        ManagedDataSource pool = pool(factory, "held-zero");
+    void noNetworkTimeoutIsSetByDefaultAndTheStartSaysNothingBoundsASilentCall() throws Exception {
+        ManagedDataSource pool = pool(h2("held_zero"), "held-zero");
         try (Connection connection = pool.getConnection()) {
             assertThat(connection.getNetworkTimeout()).isZero();
         }
 
         assertThat(events(Level.INFO, "Pool held-zero started: ")).singleElement()
-            .extracting(ILoggingEvent::getFormattedMessage).asString().contains(", networkTimeout 0 (none), ");
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains(", networkTimeout 0 (none: nothing in the core bounds a call to a silent database), ");
+    }
+
+    @Test
+    void aDriverThatRefusesNetworkTimeoutsIsNotWarnedAboutWhenNoneIsAsked() throws Exception {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(NoNetworkTimeoutDriver.url("held_refused_unasked"));
+        ManagedDataSource pool = pool(factory, "held-refused-unasked");
+        for (int i = 0; i < 3; i++) {
+            pool.getConnection().close();
+        }
+
+        assertThat(events(Level.INFO, "Pool held-refused-unasked started: ")).hasSize(1);
+        assertThat(events(Level.WARN, "networkTimeout")).isEmpty();
     }
 
     @Test
@@ -230,6 +246,41 @@ class HeldConnectionsTest {
         assertThat(events(Level.WARN, "Pool held-outage: borrows fail from now on")).singleElement()
             .extracting(ILoggingEvent::getFormattedMessage).asString().contains("Connection refused");
         assertThat(events(Level.INFO, "Pool held-outage: serving again")).hasSize(1);
+    }
+
+    @Test
+    void aFollowUpErrorIsNeverGivenAsTheCauseOfAnOutage() throws Exception {
+        HikariDataSourceFactory factory = new HikariDataSourceFactory();
+        factory.setUrl(ClosedUnderItDriver.url("held_follow_up"));
+        ManagedDataSource pool = pool(factory, "held-follow-up");
+        pool.getConnection().close();
+        ClosedUnderItDriver.down(true);
+        try {
+            pool.unwrap(HikariDataSource.class).getHikariPoolMXBean().softEvictConnections();
+            // the borrower's own exception still carries the driver's error, as HikariCP gives it
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class)
+                .hasRootCauseMessage("This connection has been closed.");
+        } finally {
+            ClosedUnderItDriver.down(false);
+        }
+
+        assertThat(events(Level.WARN, "Pool held-follow-up: borrows fail from now on")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("the last connection attempt failed on a connection already closed, SQLState 08003")
+            .doesNotContain("This connection has been closed");
+    }
+
+    @Test
+    void aPoolWhoseEveryConnectionIsHeldSaysSo() throws Exception {
+        ManagedDataSource pool = pool(h2("held_exhausted"), "held-exhausted");
+        try (Connection held = pool.getConnection()) {
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLException.class);
+        }
+
+        assertThat(events(Level.WARN, "Pool held-exhausted: borrows fail from now on")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("(all 1 connections in use: their borrowers' calls have not returned, or they were not closed)")
+            .doesNotContain("caused by");
     }
 
     /** Polls a borrow until it succeeds. */

@@ -34,6 +34,8 @@ final class FailoverEviction {
     private final AtomicInteger evictions = new AtomicInteger();
     @Nullable
     private volatile HikariPoolMXBean pool;
+    @Nullable
+    private volatile ServerRole role;
 
     /**
      * @param windowMillis how close a second connection's loss must follow the first to count as one event, and
@@ -89,7 +91,16 @@ final class FailoverEviction {
             return false;
         }
         evictAll("the database refused a write as read-only", e);
+        ServerRole told = role;
+        if (told != null) {
+            told.writeRefused(e);
+        }
         return true;
+    }
+
+    /** The pool's role check, told of every write refused as read-only so that the block's other pools learn it. */
+    void tell(@Nullable ServerRole serverRole) {
+        this.role = serverRole;
     }
 
     private void evictAll(String what, SQLException e) {

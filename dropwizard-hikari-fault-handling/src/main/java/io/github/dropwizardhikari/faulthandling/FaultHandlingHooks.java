@@ -31,10 +31,20 @@ final class FaultHandlingHooks implements PoolHooks {
     private final RetryingDataSource dataSource;
     @Nullable
     private final FailoverEviction failover;
+    @Nullable
+    private final DeadSessionCheck sessions;
+    @Nullable
+    private final ServerRole role;
 
     FaultHandlingHooks(HikariConfig config, List<String> evictOn, long recoveryProbeIntervalMillis,
-                       @Nullable FailoverEviction failover) {
+                       @Nullable FailoverEviction failover, @Nullable DeadSessionCheck sessions,
+                       @Nullable ServerRole role) {
         this.failover = failover;
+        this.sessions = sessions;
+        this.role = role;
+        if (failover != null) {
+            failover.tell(role);
+        }
         this.poolName = config.getPoolName();
         this.checkBoundMillis = config.getConnectionTimeout() + CHECK_SLACK_MILLIS;
         this.metrics = new PoolMetrics(config.getMetricsTrackerFactory());
@@ -57,7 +67,19 @@ final class FaultHandlingHooks implements PoolHooks {
 
     @Override
     public Connection borrow(Borrow next) throws SQLException {
-        return outage.borrow(next);
+        Connection connection = outage.borrow(next);
+        if (role != null) {
+            try {
+                connection = role.borrowed(connection);
+            } catch (SQLException e) {
+                metrics.borrowFailed();
+                throw e;
+            }
+        }
+        if (sessions != null) {
+            sessions.borrowed(connection);
+        }
+        return connection;
     }
 
     @Override
@@ -70,12 +92,19 @@ final class FaultHandlingHooks implements PoolHooks {
         if (failover != null) {
             failover.attach(pool.getHikariPoolMXBean());
         }
+        if (sessions != null) {
+            sessions.start(pool);
+        }
+        if (role != null) {
+            role.started(pool);
+        }
     }
 
     @Override
     public HealthCheck healthCheck(String name, HealthCheck check) {
         return name.equals(poolName + CONNECTIVITY_CHECK)
-            ? new KnownOutageCheck(check, outage, poolName, checkBoundMillis) : check;
+            ? new KnownOutageCheck(new ServingCheck(check, role, sessions), outage, poolName, checkBoundMillis)
+            : check;
     }
 
     /** Stops the fault handling before HikariCP closes, so that nothing reacts to its closing connections. */
@@ -83,6 +112,12 @@ final class FaultHandlingHooks implements PoolHooks {
     public void stopping() {
         if (failover != null) {
             failover.detach();
+        }
+        if (sessions != null) {
+            sessions.stop();
+        }
+        if (role != null) {
+            role.stopping();
         }
         outage.close();
     }

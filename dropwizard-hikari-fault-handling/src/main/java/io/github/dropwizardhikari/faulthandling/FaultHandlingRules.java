@@ -30,6 +30,8 @@ import static io.dropwizard.validation.InterpolationHelper.escapeMessageParamete
 
     final class Validator implements ConstraintValidator<FaultHandlingRules, FaultHandlingExtension> {
         private static final long MIN_PROBE_INTERVAL_MILLIS = 10;
+        private static final long MIN_SESSION_CHECK_INTERVAL_MILLIS = 100;
+        private static final long MIN_SILENCE_LIMIT_MILLIS = 1_000;
 
         @Override
         public boolean isValid(FaultHandlingExtension settings, ConstraintValidatorContext context) {
@@ -47,6 +49,18 @@ import static io.dropwizard.validation.InterpolationHelper.escapeMessageParamete
                 valid = false;
                 report(context, "recoveryProbeInterval", "must be 0 (off) or at least " + MIN_PROBE_INTERVAL_MILLIS
                     + " milliseconds");
+            }
+            long check = settings.getSessionCheckInterval() == null ? 0
+                : settings.getSessionCheckInterval().toMilliseconds();
+            if (check < 0 || (check > 0 && check < MIN_SESSION_CHECK_INTERVAL_MILLIS)) {
+                valid = false;
+                report(context, "sessionCheckInterval", "must be 0 (off) or at least "
+                    + MIN_SESSION_CHECK_INTERVAL_MILLIS + " milliseconds");
+            }
+            if (settings.getSilenceLimit() != null
+                && settings.getSilenceLimit().toMilliseconds() < MIN_SILENCE_LIMIT_MILLIS) {
+                valid = false;
+                report(context, "silenceLimit", "must be at least " + MIN_SILENCE_LIMIT_MILLIS + " milliseconds");
             }
             return valid;
         }

@@ -44,6 +44,8 @@ class FaultHandlingSettingsTest {
         assertThat(extension.getEvictOn()).isEmpty();
         assertThat(extension.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(250));
         assertThat(extension.isFailoverEviction()).isFalse();
+        assertThat(extension.getSessionCheckInterval()).isEqualTo(Duration.seconds(1));
+        assertThat(extension.getSilenceLimit()).isEqualTo(Duration.seconds(5));
     }
 
     @Test
@@ -52,6 +54,8 @@ class FaultHandlingSettingsTest {
         assertThat(extension.getEvictOn()).containsExactly("08S01", "2013");
         assertThat(extension.getRecoveryProbeInterval()).isEqualTo(Duration.milliseconds(0));
         assertThat(extension.isFailoverEviction()).isTrue();
+        assertThat(extension.getSessionCheckInterval()).isEqualTo(Duration.milliseconds(250));
+        assertThat(extension.getSilenceLimit()).isEqualTo(Duration.seconds(3));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -59,6 +63,8 @@ class FaultHandlingSettingsTest {
         "invalid_evict_on.yml                | hikari.extensions[0].evictOn accepts five-character SQLStates (08S01) and whole-number vendor error codes (2013), not 'connection reset'",
         "invalid_evict_on_template.yml       | hikari.extensions[0].evictOn accepts five-character SQLStates (08S01) and whole-number vendor error codes (2013), not '${user}{x}\\'",
         "invalid_recovery_probe_interval.yml | hikari.extensions[0].recoveryProbeInterval must be 0 (off) or at least 10 milliseconds",
+        "invalid_session_check_interval.yml  | hikari.extensions[0].sessionCheckInterval must be 0 (off) or at least 100 milliseconds",
+        "invalid_silence_limit.yml           | hikari.extensions[0].silenceLimit must be at least 1000 milliseconds",
     })
     void isRefusedWithTheFieldNamed(String fixture, String message) {
         assertThatThrownBy(() -> parse(fixture))

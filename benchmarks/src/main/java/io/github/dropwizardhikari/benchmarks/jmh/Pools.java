@@ -48,8 +48,8 @@ import java.util.Optional;
  *     named)</li>
  *     <li>{@code hikari-fair-borrowing}: the same with the {@code fair-borrowing} extension named, so the gate's cost
  *     is the difference</li>
- *     <li>{@code hikari-no-network-timeout} (only when named with {@code -p pool=...}): {@code hikari} with
- *     {@code networkTimeout: 0}, so the cost of setting the network timeout on each borrow is the difference</li>
+ *     <li>{@code hikari-network-timeout} (only when named with {@code -p pool=...}): {@code hikari} with
+ *     {@code networkTimeout: 30s}, so the cost of setting the network timeout on each borrow is the difference</li>
  *     <li>{@code hikari-fault-handling} and {@code hikari-operations} (only when named with {@code -p pool=...}):
  *     {@code hikari} with that extension named</li>
  *     <li>{@code hikari-holders}: {@code hikari} with the {@code holders} extension named, so what recording each hold
@@ -116,10 +116,10 @@ public class Pools {
                 raw(config);
             }
             case "hikari" -> managed(hikari().build(new MetricRegistry(), "hikari"));
-            case "hikari-no-network-timeout" -> {
-                HikariDataSourceFactory unbounded = hikari();
-                unbounded.setNetworkTimeout(Duration.seconds(0));
-                managed(unbounded.build(new MetricRegistry(), "hikari"));
+            case "hikari-network-timeout" -> {
+                HikariDataSourceFactory bounded = hikari();
+                bounded.setNetworkTimeout(Duration.seconds(30));
+                managed(bounded.build(new MetricRegistry(), "hikari"));
             }
             case "hikari-fair-borrowing" -> {
                 HikariDataSourceFactory fair = hikari();

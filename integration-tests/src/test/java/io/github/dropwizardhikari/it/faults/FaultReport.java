@@ -24,8 +24,77 @@ final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
         "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
-        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT")
+        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "PrimaryFailoverPairIT")
         .notes("""
+            ## Dead sessions: the session check
+
+            With `fault-handling` named, a borrowed connection whose server session is gone is cut, and one whose \
+            session the server holds never is. No `networkTimeout` is needed, and none is set by default: a socket \
+            timeout cannot tell a silent server from a long query.
+
+            - **What is checked.** Once a `sessionCheckInterval` (1 second by default), one connection of the \
+            check's own asks the server which of the connections borrowed for that long or longer it holds the \
+            sessions of: on PostgreSQL, `SELECT \
+            pid FROM pg_stat_activity WHERE pid = ANY (?)` with each borrowed connection's backend pid, which pgJDBC \
+            keeps from the connection's start (read on each borrow without a round trip). A session missing from \
+            that answer is asked about again on a connection opened after it, so on the server the address leads to \
+            now; missing twice, its connection is aborted (`Connection.abort`): its borrower's call fails at once \
+            with the driver's I/O error and HikariCP replaces it. That is a server that restarted, a session that \
+            was ended, or an address that leads to another server now (a failover to a new address, a moved VIP, a \
+            repointed proxy). A session missing from one answer only is left alone: a check connection still on the \
+            old server is replaced, not believed. When two or more sessions are gone in the same round, the server \
+            behind the address has changed and the idle connections were opened to the old one too: they are \
+            retired as well (one session's death retires only its own connection).
+            - **A server that does not answer.** The check's connection waits at most `silenceLimit` (5 seconds by \
+            default) for an answer; when the server has left it unanswered that long (a timeout or an I/O error, \
+            SQLState class `08`), every borrowed connection is aborted and the idle ones retired, with one `WARN` \
+            naming how long the server was silent and how many connections were cut. A refusal is an answer (too \
+            many connections, a login refused): it is logged once and cuts nothing.
+            - **A long query runs to its end.** A query on a session the server holds is never cut, however long it \
+            runs: in the table above a 16 s query, three times the silence limit, returned its row.
+            - **Cost on the server.** Nothing while no connection has been borrowed for an interval or longer. \
+            While one has: one connection per pool (opened then, closed when none is; its `application_name` is \
+            `<pool> session check` unless the block sets one), and one query a second per pool that reads the \
+            server's session table in \
+            shared memory, no table and no lock (0.15 ms on the test machine); `SELECT pg_backend_pid()` once when \
+            that connection opens, and a new connection only after a missing session or a silence. On the client: \
+            one thread per pool, none per connection, and a map entry per borrowed connection. The check's \
+            connection is outside `maxSize`: a pool whose every connection is stuck on a silent server cannot lend \
+            one to check with, and taking one from `maxSize` would shrink the pool its block sized; count one more \
+            connection per pool in the server's `max_connections`.
+            - **Where there is nothing to check.** H2, MariaDB/MySQL and other databases (the check knows \
+            PostgreSQL's view alone for now), a pool configured by `dataSourceClassName`, and a multi-host URL \
+            without `targetServerType=primary` (its sessions may live on servers the check does not reach) run \
+            without it, said at start in one `INFO` line. Behind a pooler (PgBouncer), a connection's pid is the \
+            pooler's, not the server's: the check sees that on its first connection (`pg_backend_pid()` differs), \
+            turns itself off and says why in one `WARN`. `sessionCheckInterval: 0` turns it off.
+
+            ## Failover evidence reaches every pool of the block
+
+            With `failoverEviction: true`, a write refused as read-only (SQLState `25006`), or a borrow whose \
+            PostgreSQL connection reports `in_hot_standby` or `default_transaction_read_only` `on` (read from \
+            pgJDBC's parameter statuses, no round trip), under a block that expects a primary retires the \
+            connections of every pool built from that block, and the borrow that found it fails with `25006`. A \
+            block that asks for a standby (`readOnlyByDefault`, `targetServerType=secondary` or `preferSecondary`) \
+            is left alone. The row "one block of two pools" above is `DeadSessionPostgresIT` on two embedded \
+            servers behind a TCP proxy: the core alone keeps reading from the old primary; with `fault-handling`, \
+            no read borrowed after the first evidence came from it. `<pool>.pool.ConnectivityCheck` is unhealthy, \
+            with the cause in one line, while the pool's server cannot serve the block.
+
+            ## A failover on a primary/standby pair
+
+            The rows "Primary/standby pair, ..." come from `PrimaryFailoverPairIT`: for each cell the test makes a \
+            real PostgreSQL 15 primary and its streaming standby (`initdb`, `pg_basebackup -R`, `pg_ctl promote`, \
+            each on a free port), runs two writers and two readers on one pool of 4 for 1.5 s, provokes the failover \
+            and runs 4 s more (the silent shape 8 s), with no `networkTimeout`. "Failed" counts the requests that \
+            failed from the moment the failure began; "first write" is the first write on the promoted standby; \
+            "reads from the old primary" counts the reads begun after the first failed request and answered by the \
+            old primary. In the silent shape, the requests still waiting on the old primary when the run ends are \
+            let go then (they would wait until TCP gives up, about 15 minutes on Linux) and counted as failed. The \
+            core alone behaves as HikariCP does and Tomcat's pools as they do: after a cloud-DNS failover they keep \
+            serving reads from the old primary and never write again; with `fault-handling` (`failoverEviction: \
+            true`), the first evidence retires the pool and the session check cuts the silent sessions.
+
             ## During an outage: what the figures say, and the health page
 
             `hikari` is the core alone, which behaves as HikariCP does; `hikari-fault-handling` names the \
@@ -49,7 +118,7 @@ final class FaultReport {
             `SilentDatabasePostgresIT`, the rows "MariaDB: ..." from `SilentDatabaseMariaDbIT` (the core's pool \
             alone, on MariaDB's driver). In all but "Both connections ...", a TCP proxy stops passing bytes without \
             closing anything, as a network blackhole, a hung server or a failover to a new address looks to a \
-            client. `hikari:` bounds a call on a silent connection with `networkTimeout` (3 s there, 30 s by \
+            client. `hikari:` bounds a call on a silent connection with `networkTimeout` (3 s there, none by \
             default; see [configuration.md](configuration.md#held-connections-bounded)): a request fails within \
             `maxWaitForConnection` plus `networkTimeout`, and after a failover the pool serves again once that \
             bound has passed and a new connection is open. Tomcat's pools wait on the socket: through the silence \

@@ -1,0 +1,282 @@
+package io.github.dropwizardhikari.it.faults;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
+import io.github.dropwizardhikari.it.db.DatabaseKind;
+import io.github.dropwizardhikari.it.db.TestDatabase;
+import io.github.dropwizardhikari.it.db.TestDatabases;
+import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code fault-handling} extension's session check with its defaults (asked every second, a server silent for
+ * 5 s) and no {@code networkTimeout}: a query on a connection gone silent for good while new connections lead to
+ * another server (a failover to a new address: two embedded servers behind a TCP proxy) is cut, and the pool serves
+ * again; a query that runs three times the silence limit on a
+ * server that answers ends with its result. The core alone keeps HikariCP's behaviour: the silent query waits.
+ */
+// It waits out failures for minutes on servers, pools and proxies of its own: it runs beside the other suites, and
+// its own tests one after another (the lock is its alone).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("DeadSessionPostgresIT")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeadSessionPostgresIT {
+    // the default silenceLimit, and how long past it the cut may come on a loaded 2-core machine
+    private static final long SILENCE_LIMIT_MILLIS = 5_000;
+    private static final long SLACK_MILLIS = 5_000;
+    // how long the core's silent query is watched before the test lets it go: past the cut fault-handling makes
+    private static final long WATCHED_MILLIS = SILENCE_LIMIT_MILLIS + 3_000;
+    private static final Duration MAX_WAIT = Duration.seconds(2);
+
+    private final FaultReport report = FaultReport.shared();
+    private final TestDatabase database = TestDatabases.postgres();
+    private EmbeddedPostgres serverA;
+    private EmbeddedPostgres serverB;
+
+    @BeforeAll
+    void startTwoServers() throws Exception {
+        serverA = EmbeddedPostgres.builder().start();
+        serverB = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    void writeReport() throws Exception {
+        report.write(database.kind().displayName() + " (" + database.source() + ")");
+        serverA.close();
+        serverB.close();
+    }
+
+    private static TestDatabase server(EmbeddedPostgres server) {
+        return new TestDatabase(DatabaseKind.POSTGRES, server.getJdbcUrl("postgres", "postgres"), "postgres", "",
+            "embedded PostgreSQL (zonky)");
+    }
+
+    @Test
+    void aQueryOnASessionSilentForGoodIsCutAndThePoolServesAgain() throws Exception {
+        for (PoolConfiguration pool : new PoolConfiguration[] {PoolConfiguration.HIKARI_FAULT_HANDLING,
+            PoolConfiguration.HIKARI}) {
+            TestDatabase a = server(serverA);
+            try (TcpProxy proxy = new TcpProxy(a.hostAndPort())) {
+                ManagedDataSource dataSource = pool.build(a.through(proxy.hostAndPort()),
+                    "it-dead-session-" + pool.label(), 2, MAX_WAIT, new MetricRegistry());
+                dataSource.start();
+                try {
+                    Connection connection = dataSource.getConnection();
+                    CompletableFuture<Long> query = CompletableFuture.supplyAsync(() -> {
+                        long started = System.nanoTime();
+                        try (Statement statement = connection.createStatement()) {
+                            statement.executeQuery("SELECT pg_sleep(60)");
+                        } catch (Exception e) {
+                            // the cut: the call fails, as the check meant
+                        }
+                        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                    });
+                    TimeUnit.MILLISECONDS.sleep(300);
+                    // the address leads to server B from now on; what was open to A says nothing more
+                    proxy.silence();
+                    proxy.retarget(server(serverB).hostAndPort());
+                    proxy.answerNewOnly();
+                    long silentAt = System.nanoTime();
+                    String figure;
+                    if (pool == PoolConfiguration.HIKARI) {
+                        Throwable waited = null;
+                        try {
+                            query.get(WATCHED_MILLIS, TimeUnit.MILLISECONDS);
+                        } catch (TimeoutException e) {
+                            waited = e;
+                        }
+                        assertThat(waited).as("the core alone sets no bound: the silent query still waits")
+                            .isNotNull();
+                        figure = "the query still waits after " + WATCHED_MILLIS + " ms (nothing bounds it)";
+                        proxy.cutAll();
+                        query.get(10, TimeUnit.SECONDS);
+                    } else {
+                        query.get(SILENCE_LIMIT_MILLIS + 2 * SLACK_MILLIS, TimeUnit.MILLISECONDS);
+                        long cutAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentAt);
+                        long servingAgain = Requests.await("a borrow and SELECT 1 succeed", 20_000,
+                            () -> Requests.selectOne(dataSource));
+                        // B does not hold the session (two answers) or A's silence passes the limit, whichever first
+                        assertThat(cutAfter).as("ms from the silence to the cut")
+                            .isLessThanOrEqualTo(SILENCE_LIMIT_MILLIS + SLACK_MILLIS);
+                        figure = "cut after " + cutAfter + " ms, serving again " + servingAgain + " ms later";
+                    }
+                    connection.close();
+                    report.record("PostgreSQL: a query on a connection silent for good while the address leads to "
+                        + "another server (a failover to a new address), `maxSize: 2`, no `networkTimeout`, the "
+                        + "session check's defaults (every 1 s, `silenceLimit: 5s`): the query, serving again", pool,
+                        figure);
+                } finally {
+                    dataSource.stop();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aLongQueryOnAServerThatAnswersRunsToItsEnd() throws Exception {
+        // three times the silence limit, and more: the server sends nothing while it runs
+        long sleepSeconds = 3 * SILENCE_LIMIT_MILLIS / 1_000 + 1;
+        ManagedDataSource dataSource = PoolConfiguration.HIKARI_FAULT_HANDLING.build(database,
+            "it-dead-session-long-query", 2, MAX_WAIT, new MetricRegistry());
+        dataSource.start();
+        try {
+            long started = System.nanoTime();
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                 ResultSet result = statement.executeQuery("SELECT pg_sleep(" + sleepSeconds + "), 42")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getInt(2)).isEqualTo(42);
+            }
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertThat(tookMillis).isGreaterThanOrEqualTo(sleepSeconds * 1_000);
+            report.record("PostgreSQL: a " + sleepSeconds + " s query (`pg_sleep`) on a server that answers, no "
+                    + "`networkTimeout`, the session check's defaults: its result",
+                PoolConfiguration.HIKARI_FAULT_HANDLING, "returned its row after " + tookMillis + " ms");
+        } finally {
+            dataSource.stop();
+        }
+    }
+
+    private record Read(long borrowedNanos, String server) {
+    }
+
+    /**
+     * The cloud-DNS shape: the address leads to server B from now on, and A stays up, read-only, its sessions kept.
+     * One block, two pools: one writes, one only reads and never sees a refused write. After the first evidence
+     * (a write refused as read-only, or a borrow that finds the server reporting itself read-only), no read borrowed
+     * later may come from A.
+     */
+    @Test
+    void noReadIsServedByADemotedPrimaryAfterTheFirstEvidence() throws Exception {
+        for (PoolConfiguration pool : new PoolConfiguration[] {PoolConfiguration.HIKARI_FAULT_HANDLING,
+            PoolConfiguration.HIKARI}) {
+            TestDatabase a = server(serverA);
+            TestDatabase b = server(serverB);
+            for (TestDatabase server : new TestDatabase[] {a, b}) {
+                execute(server, "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()",
+                    "DROP TABLE IF EXISTS origin", "CREATE TABLE origin (name TEXT)",
+                    "INSERT INTO origin VALUES ('" + (server == a ? "A" : "B") + "')",
+                    "DROP TABLE IF EXISTS writes", "CREATE TABLE writes (id SERIAL PRIMARY KEY)");
+            }
+            try (TcpProxy proxy = new TcpProxy(a.hostAndPort())) {
+                HikariDataSourceFactory factory = pool.hikariFactory(a.through(proxy.hostAndPort()), 2, MAX_WAIT);
+                ManagedDataSource writes = factory.build(new MetricRegistry(), "it-role-writes-" + pool.label());
+                ManagedDataSource reads = factory.build(new MetricRegistry(), "it-role-reads-" + pool.label());
+                writes.start();
+                reads.start();
+                AtomicBoolean running = new AtomicBoolean(true);
+                AtomicLong firstEvidence = new AtomicLong();
+                AtomicLong firstWriteAfter = new AtomicLong();
+                AtomicLong switched = new AtomicLong(Long.MAX_VALUE);
+                ConcurrentLinkedQueue<Read> served = new ConcurrentLinkedQueue<>();
+                ExecutorService loops = Executors.newFixedThreadPool(2);
+                try {
+                    loops.execute(() -> {
+                        while (running.get()) {
+                            try (Connection connection = writes.getConnection();
+                                 Statement statement = connection.createStatement()) {
+                                statement.executeUpdate("INSERT INTO writes DEFAULT VALUES");
+                                if (System.nanoTime() > switched.get() && firstEvidence.get() != 0) {
+                                    firstWriteAfter.compareAndSet(0, System.nanoTime());
+                                }
+                            } catch (SQLException e) {
+                                if ("25006".equals(e.getSQLState())) {
+                                    firstEvidence.compareAndSet(0, System.nanoTime());
+                                }
+                            }
+                            pause();
+                        }
+                    });
+                    loops.execute(() -> {
+                        while (running.get()) {
+                            long borrowed = System.nanoTime();
+                            try (Connection connection = reads.getConnection();
+                                 Statement statement = connection.createStatement();
+                                 ResultSet row = statement.executeQuery("SELECT name FROM origin")) {
+                                row.next();
+                                served.add(new Read(borrowed, row.getString(1)));
+                            } catch (SQLException e) {
+                                if ("25006".equals(e.getSQLState())) {
+                                    firstEvidence.compareAndSet(0, System.nanoTime());
+                                }
+                            }
+                            pause();
+                        }
+                    });
+                    TimeUnit.MILLISECONDS.sleep(1_000);
+                    execute(a, "ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
+                    proxy.retarget(b.hostAndPort());
+                    switched.set(System.nanoTime());
+                    TimeUnit.MILLISECONDS.sleep(3_000);
+                } finally {
+                    running.set(false);
+                    loops.shutdown();
+                    loops.awaitTermination(10, TimeUnit.SECONDS);
+                    writes.stop();
+                    reads.stop();
+                    execute(a, "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
+                }
+                long evidence = firstEvidence.get();
+                long staleReads = served.stream().filter(read -> evidence != 0 && read.borrowedNanos() > evidence
+                    && read.server().equals("A")).count();
+                long readsFromA = served.stream().filter(read -> read.borrowedNanos() > switched.get()
+                    && read.server().equals("A")).count();
+                String figure = (evidence == 0 ? "no evidence seen" : "first evidence "
+                    + TimeUnit.NANOSECONDS.toMillis(evidence - switched.get()) + " ms after the switch")
+                    + ", writes again " + (firstWriteAfter.get() == 0 ? "never"
+                    : TimeUnit.NANOSECONDS.toMillis(firstWriteAfter.get() - evidence) + " ms after it")
+                    + "; reads from the old primary after the switch " + readsFromA + ", after the first evidence "
+                    + staleReads;
+                report.record("PostgreSQL, one block of two pools (one writes, one only reads), the address switched "
+                    + "to server B while A stays up read-only with its sessions (a cached DNS answer after a cloud "
+                    + "failover): first evidence, first write after it, reads served by A", pool, figure);
+                if (pool == PoolConfiguration.HIKARI_FAULT_HANDLING) {
+                    assertThat(evidence).as("evidence seen").isNotZero();
+                    assertThat(staleReads).as("reads borrowed after the first evidence and served by A").isZero();
+                    assertThat(firstWriteAfter.get()).as("a write succeeded after the evidence").isNotZero();
+                } else {
+                    assertThat(readsFromA).as("the core alone: the read pool stays on A").isPositive();
+                }
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void execute(TestDatabase database, String... commands) throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            for (String command : commands) {
+                statement.execute(command);
+            }
+        }
+    }
+}
