@@ -14,8 +14,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class BuiltPools {
     private final List<ManagedHikariDataSource> pools = new ArrayList<>();
-    @Nullable
-    private Environment environment;
+    private @Nullable Environment environment;
 
     /** @return the health checks of a new pool, bound to the application's registry once there is one */
     synchronized PoolHealthChecks healthChecksFor(String poolName) {

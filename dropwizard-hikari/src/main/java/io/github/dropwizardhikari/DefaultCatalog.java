@@ -18,8 +18,7 @@ final class DefaultCatalog {
     // jdbc:mariadb://hosts/database?... or jdbc:mysql://...
     private static final Pattern DATABASE_IN_URL = Pattern.compile("(?s)^.*?//[^/]*/([^?;&]*)");
 
-    private DefaultCatalog() {
-    }
+    private DefaultCatalog() { }
 
     static void adopt(HikariConfig config) {
         if (config.getCatalog() == null) {
@@ -27,8 +26,7 @@ final class DefaultCatalog {
         }
     }
 
-    @Nullable
-    private static String of(HikariConfig config) {
+    private static @Nullable String of(HikariConfig config) {
         if (config.getJdbcUrl() != null) {
             return fromUrl(config.getJdbcUrl());
         }
@@ -38,15 +36,11 @@ final class DefaultCatalog {
         }
         Properties properties = config.getDataSourceProperties();
         String database = properties.getProperty("databaseName");
-        if (database != null && !database.isBlank()) {
-            return database;
-        }
         String url = properties.getProperty("url");
-        return url == null ? null : fromUrl(url);
+        return database != null && !database.isBlank() ? database : url == null ? null : fromUrl(url);
     }
 
-    @Nullable
-    private static String fromUrl(String url) {
+    private static @Nullable String fromUrl(String url) {
         Matcher database = DATABASE_IN_URL.matcher(url);
         if (!isMariaDb(url) || !database.find()) {
             return null;

@@ -33,20 +33,16 @@ public abstract class HikariBundle<T extends Configuration> implements Configure
 
     private static final Logger LOGGER = LoggerFactory.getLogger(HikariBundle.class);
 
-    @Nullable
-    private HikariDataSourceFactory factory;
-    @Nullable
-    private Environment environment;
-    @Nullable
-    private ManagedDataSource dataSource;
+    private @Nullable HikariDataSourceFactory factory;
+    private @Nullable Environment environment;
+    private @Nullable ManagedDataSource dataSource;
 
     /**
      * @return the factory to wire, or {@code null} when the application is configured without HikariCP (for
      * example, with Dropwizard's own {@code database:} block instead); the bundle then does nothing
      */
     @Override
-    @Nullable
-    public abstract HikariDataSourceFactory getDataSourceFactory(T configuration);
+    public abstract @Nullable HikariDataSourceFactory getDataSourceFactory(T configuration);
 
     @Override
     public void run(T configuration, Environment environment) {

@@ -107,8 +107,7 @@ import static java.util.Objects.requireNonNull;
  * </table>
  *
  * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
- * startup. A new setting is a field, its getter and setter, a line in {@link #resolve} and a row here and in the docs.
- * </p>
+ * startup.</p>
  */
 @JsonDeserialize(using = OriginRecordingDeserializer.class)
 @SelfValidating
@@ -118,23 +117,18 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     @JsonAlias("jdbcUrl")
     @JsonSerialize(using = Redaction.MaskedSerializer.class)
-    @Nullable
-    private String url;
+    private @Nullable String url;
 
-    @Nullable
-    private String dataSourceClassName;
+    private @Nullable String dataSourceClassName;
 
     @JsonAlias("driverClassName")
-    @Nullable
-    private String driverClass;
+    private @Nullable String driverClass;
 
     @JsonAlias("username")
-    @Nullable
-    private String user;
+    private @Nullable String user;
 
     @JsonProperty(access = JsonProperty.Access.WRITE_ONLY)
-    @Nullable
-    private String password;
+    private @Nullable String password;
 
     @JsonAlias("dataSourceProperties")
     @JsonSerialize(using = Redaction.MaskedSerializer.class)
@@ -159,8 +153,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private Duration minIdleTime = SettingsCheck.DEFAULT_IDLE_TIME;
 
     @JsonAlias("maxLifetime")
-    @Nullable
-    private Duration maxConnectionAge = Duration.minutes(30);
+    private @Nullable Duration maxConnectionAge = Duration.minutes(30);
 
     @NotNull
     private Duration keepaliveTime = Duration.minutes(2);
@@ -176,34 +169,28 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private String validationQuery;
 
     @JsonAlias("validationTimeout")
-    @Nullable
-    private Duration validationQueryTimeout;
+    private @Nullable Duration validationQueryTimeout;
 
     @JsonAlias("connectionInitSql")
-    @Nullable
-    private String initializationQuery;
+    private @Nullable String initializationQuery;
 
     /** {@code null}: the pool uses JDBC's default, on, with a warning. */
     @JsonAlias("autoCommit")
-    @Nullable
-    private Boolean autoCommitByDefault = true;
+    private @Nullable Boolean autoCommitByDefault = true;
 
     /** {@code null}: the pool uses JDBC's default, off, with a warning. */
     @JsonAlias("readOnly")
-    @Nullable
-    private Boolean readOnlyByDefault = false;
+    private @Nullable Boolean readOnlyByDefault = false;
 
     @JsonAlias("catalog")
-    @Nullable
-    private String defaultCatalog;
+    private @Nullable String defaultCatalog;
 
     @JsonAlias("transactionIsolation")
     @JsonDeserialize(using = IsolationDeserializer.class)
     @NotNull
     private TransactionIsolation defaultTransactionIsolation = TransactionIsolation.DEFAULT;
 
-    @Nullable
-    private String schema;
+    private @Nullable String schema;
 
     // ---- HikariCP only
 
@@ -216,11 +203,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     private boolean registerMbeans = false;
 
-    @Nullable
-    private String exceptionOverrideClassName;
+    private @Nullable String exceptionOverrideClassName;
 
-    @Nullable
-    private String credentialsProviderClassName;
+    private @Nullable String credentialsProviderClassName;
 
     @NotNull
     private Map<String, String> healthCheckProperties = new LinkedHashMap<>();
@@ -249,8 +234,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private boolean singleConnection;
 
     @Override
-    @Nullable
-    public String getUrl() {
+    public @Nullable String getUrl() {
         return url;
     }
 
@@ -267,8 +251,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     @Override
-    @Nullable
-    public String getDriverClass() {
+    public @Nullable String getDriverClass() {
         return driverClass;
     }
 
@@ -276,8 +259,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.driverClass = driverClass;
     }
 
-    @Nullable
-    public String getUser() {
+    public @Nullable String getUser() {
         return user;
     }
 
@@ -286,8 +268,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     }
 
     @JsonIgnore
-    @Nullable
-    public String getPassword() {
+    public @Nullable String getPassword() {
         return password;
     }
 
@@ -388,8 +369,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.validationQueryTimeout = validationQueryTimeout;
     }
 
-    @Nullable
-    public String getInitializationQuery() {
+    public @Nullable String getInitializationQuery() {
         return initializationQuery;
     }
 
@@ -397,8 +377,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.initializationQuery = initializationQuery;
     }
 
-    @Nullable
-    public Boolean getAutoCommitByDefault() {
+    public @Nullable Boolean getAutoCommitByDefault() {
         return autoCommitByDefault;
     }
 
@@ -406,8 +385,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.autoCommitByDefault = autoCommitByDefault;
     }
 
-    @Nullable
-    public Boolean getReadOnlyByDefault() {
+    public @Nullable Boolean getReadOnlyByDefault() {
         return readOnlyByDefault;
     }
 
@@ -415,8 +393,7 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
         this.readOnlyByDefault = readOnlyByDefault;
     }
 
-    @Nullable
-    public String getDefaultCatalog() {
+    public @Nullable String getDefaultCatalog() {
         return defaultCatalog;
     }
 
@@ -639,13 +616,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
 
     // Dropwizard's two ways to start with the database down: initialSize: 0 (-1), ignoreExceptionOnPreLoad (0)
     private long initializationFailTimeoutMillis() {
-        if (isGiven("initializationFailTimeout")) {
-            return getInitializationFailTimeout().toMilliseconds();
-        }
-        if (isGiven("initialSize") && getInitialSize() == 0) {
-            return -1;
-        }
-        return isIgnoreExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
+        boolean given = isGiven("initializationFailTimeout");
+        return !given && isGiven("initialSize") && getInitialSize() == 0 ? -1
+            : !given && isIgnoreExceptionOnPreLoad() ? 0 : getInitializationFailTimeout().toMilliseconds();
     }
 
     /** Builds a pool that opens no connection before its first {@code getConnection()} or {@code start()}. */

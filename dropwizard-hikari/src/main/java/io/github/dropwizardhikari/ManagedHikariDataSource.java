@@ -26,6 +26,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,10 +63,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     // two stops may remove them at once
     private final List<String> registered = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
-    @Nullable
-    private final RuntimeException unusable;
-    @Nullable
-    private volatile HikariDataSource pool;
+    private final @Nullable RuntimeException unusable;
+    private volatile @Nullable HikariDataSource pool;
     private volatile boolean closed;
     // set before the pool is published, read after it
     private volatile List<PoolHooks> hooks = List.of();
@@ -122,8 +121,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     /** @return the driver properties with their secrets masked, as the factory's {@code toString()} prints them */
     public Map<String, String> maskedProperties() {
         Map<String, String> properties = new TreeMap<>();
-        config.getDataSourceProperties().forEach((key, value) -> properties.put(String.valueOf(key),
-            String.valueOf(value)));
+        config.getDataSourceProperties().forEach((k, v) -> properties.put(String.valueOf(k), String.valueOf(v)));
         return Redaction.properties(properties);
     }
 
@@ -162,14 +160,10 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     public Connection getConnection() throws SQLException {
         HikariDataSource running = pool();
         List<PoolHooks> attached = hooks;
-        if (attached.isEmpty()) {
-            return held.borrow(running);
-        }
         Connection connection;
         try {
             connection = borrow(running, attached, 0);
-        } catch (SQLException e) {
-            SQLException failure = e;
+        } catch (SQLException failure) {
             for (PoolHooks hook : attached) {
                 failure = hook.borrowFailed(failure);
             }
@@ -243,10 +237,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         synchronized (lock) {
             if (closed) {
                 // counted in ConnectionTimeoutRate, with every failed borrow
-                Meter failures = metrics.getMeters().get(metricName(getPoolName(), "ConnectionTimeoutRate"));
-                if (failures != null) {
-                    failures.mark();
-                }
+                Optional.ofNullable(metrics.getMeters().get(metricName(getPoolName(), "ConnectionTimeoutRate")))
+                    .ifPresent(Meter::mark);
                 throw new SQLException("pool " + getPoolName() + " has been closed", CLOSED_SQL_STATE);
             }
             if (pool == null) {
@@ -257,15 +249,18 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     }
 
     private HikariDataSource open() throws SQLException {
-        refuseDuplicateMetrics();
+        // HikariCP 7.1 registers its metrics after it has opened the first connection, and would leave that
+        // connection and its threads behind when a metric of the same name exists already
+        if (metrics.getNames().contains(metricName(getPoolName(), "TotalConnections"))) {
+            throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in "
+                + "this MetricRegistry; give each pool its own name, or stop the other one first");
+        }
         // each attempt starts from the settings alone: extensions change a copy
         HikariConfig attempt = configurationCopy();
         healthChecks.configure(attempt);
         DefaultCatalog.adopt(attempt);
-        if (attempt.getMetricRegistry() != null) {
-            // HikariCP takes a registry or a tracker factory, not both: the tracker records into the same registry
-            attempt.setMetricRegistry(null);
-        }
+        // HikariCP takes a registry or a tracker factory, not both: the tracker records into the same registry
+        attempt.setMetricRegistry(null);
         attempt.setMetricsTrackerFactory(new CodahaleMetricsTrackerFactory(metrics));
         List<PoolHooks> attached = new ArrayList<>();
         HikariDataSource started;
@@ -346,15 +341,6 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             String sqlState = cause instanceof SQLException sql ? sql.getSQLState() : null;
             String reason = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
             throw new SQLException("pool " + getPoolName() + " could not start: " + reason, sqlState, e);
-        }
-    }
-
-    // HikariCP 7.1 registers its metrics after it has opened the first connection, and would leave that connection
-    // and its threads behind when a metric of the same name exists already.
-    private void refuseDuplicateMetrics() {
-        if (metrics.getNames().contains(metricName(getPoolName(), "TotalConnections"))) {
-            throw new IllegalStateException("a pool named '" + getPoolName() + "' is already registered in "
-                + "this MetricRegistry; give each pool its own name, or stop the other one first");
         }
     }
 

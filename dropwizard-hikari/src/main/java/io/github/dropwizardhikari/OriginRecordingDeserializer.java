@@ -26,8 +26,7 @@ import static java.util.Objects.requireNonNull;
  * which Dropwizard turns into its "Did you mean" message.
  */
 final class OriginRecordingDeserializer extends JsonDeserializer<Object> implements ContextualDeserializer {
-    @Nullable
-    private final JsonDeserializer<Object> bean;
+    private final @Nullable JsonDeserializer<Object> bean;
 
     OriginRecordingDeserializer() {
         this(null);

@@ -35,8 +35,7 @@ public interface PoolExtension extends Discoverable {
      *
      * @param pools the pools built from the block and not stopped, at the time of each call
      */
-    default void run(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) {
-    }
+    default void run(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) { }
 
     /**
      * A pool built from the block is starting; HikariCP has not opened it yet. The extension may change

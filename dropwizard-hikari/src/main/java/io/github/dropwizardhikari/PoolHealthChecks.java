@@ -6,6 +6,7 @@ import com.codahale.metrics.Timer;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheck.Result;
 import com.codahale.metrics.health.HealthCheckRegistry;
+import com.fasterxml.jackson.databind.util.ClassUtil;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -40,8 +41,7 @@ final class PoolHealthChecks {
 
     private final String poolName;
     private final HealthCheckRegistry hikariChecks = new HealthCheckRegistry();
-    @Nullable
-    private HealthCheckRegistry application;
+    private @Nullable HealthCheckRegistry application;
     // the checks of the running pool, by name; empty while it does not run
     private Map<String, HealthCheck> running = Map.of();
 
@@ -164,10 +164,7 @@ final class PoolHealthChecks {
 
     /** @return the error's message, followed by its root cause's when that says something more */
     static String message(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = ClassUtil.getRootCause(error);
         String message = Objects.requireNonNullElse(error.getMessage(), error.getClass().getName());
         String rootMessage = root.getMessage();
         return root == error || rootMessage == null || message.contains(rootMessage) ? message

@@ -11,8 +11,7 @@ import java.util.Map;
  * What one {@link PoolExtension} does for one running pool. Every method has a default that does nothing.
  */
 public interface PoolHooks {
-    PoolHooks NONE = new PoolHooks() {
-    };
+    PoolHooks NONE = new PoolHooks() { };
 
     /**
      * Around each {@code getConnection()} of the pool's data source.
@@ -27,8 +26,7 @@ public interface PoolHooks {
      * A borrow through the pool's data source has its connection: called for every extension, whatever its place in
      * the list, on the borrower's thread, after every {@link #borrow} has returned.
      */
-    default void borrowed(Connection connection) {
-    }
+    default void borrowed(Connection connection) { }
 
     /**
      * A borrow through the pool's data source failed, HikariCP's timeout or an extension's refusal alike: called for
@@ -41,8 +39,7 @@ public interface PoolHooks {
     }
 
     /** HikariCP has opened the pool; the pool's health checks are registered next. */
-    default void started(HikariDataSource pool) {
-    }
+    default void started(HikariDataSource pool) { }
 
     /** @return what to register under {@code name} ({@code <pool>.pool.ConnectivityCheck}, ...) for {@code check} */
     default HealthCheck healthCheck(String name, HealthCheck check) {
@@ -55,14 +52,11 @@ public interface PoolHooks {
     }
 
     /** The pool is stopping, or failed to start: HikariCP is still open. */
-    default void stopping() {
-    }
+    default void stopping() { }
 
     /** HikariCP has closed the pool (not called when it never opened). */
-    default void stopped() {
-    }
+    default void stopped() { }
 
-    /** The rest of a borrow. */
     @FunctionalInterface
     interface Borrow {
         Connection get() throws SQLException;

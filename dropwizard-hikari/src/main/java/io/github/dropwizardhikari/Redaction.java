@@ -22,8 +22,7 @@ final class Redaction {
     // user:password@host in URLs such as jdbc:mysql://user:secret@host/db
     private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]+:)[^/@]*@");
 
-    private Redaction() {
-    }
+    private Redaction() { }
 
     static @Nullable String url(@Nullable String url) {
         if (url == null) {

@@ -36,12 +36,10 @@ final class SettingsCheck {
     private static final Map<String, List<String>> ALIASES = aliases();
 
     /** An error in a setting, named as the block spells it; the message follows that name. */
-    record Error(String field, String message) {
-    }
+    record Error(String field, String message) { }
 
     /** A value HikariCP cannot honour and the one used instead; {@code why} is null when nobody is to be told. */
-    private record Adjusted(String asked, Object used, @Nullable String why) {
-    }
+    private record Adjusted(String asked, Object used, @Nullable String why) { }
 
     private final HikariDataSourceFactory factory;
     private final Origin origin;
@@ -375,10 +373,8 @@ final class SettingsCheck {
 
     /** @return {@code millis} in the largest unit that holds it exactly, for messages */
     private static Duration readable(long millis) {
-        if (millis != 0 && millis % 60_000 == 0) {
-            return Duration.minutes(millis / 60_000);
-        }
-        return millis % 1_000 == 0 ? Duration.seconds(millis / 1_000) : Duration.milliseconds(millis);
+        return millis != 0 && millis % 60_000 == 0 ? Duration.minutes(millis / 60_000)
+            : millis % 1_000 == 0 ? Duration.seconds(millis / 1_000) : Duration.milliseconds(millis);
     }
 
     private static boolean isSet(@Nullable String value) {

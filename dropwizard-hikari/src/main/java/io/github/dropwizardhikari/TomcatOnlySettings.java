@@ -68,8 +68,7 @@ public abstract class TomcatOnlySettings {
     @Min(0)
     private int initialSize;
 
-    TomcatOnlySettings() {
-    }
+    TomcatOnlySettings() { }
 
     /** @return the minimum number of idle connections; {@code initialSize}'s default */
     public abstract int getMinSize();
