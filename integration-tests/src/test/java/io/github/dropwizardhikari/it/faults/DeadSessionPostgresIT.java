@@ -13,9 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -39,10 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * again; a query that runs three times the silence limit on a
  * server that answers ends with its result. The core alone keeps HikariCP's behaviour: the silent query waits.
  */
-// It waits out failures for minutes on servers, pools and proxies of its own: it runs beside the other suites, and
-// its own tests one after another (the lock is its alone).
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("DeadSessionPostgresIT")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeadSessionPostgresIT {
     // the default silenceLimit, and how long past it the cut may come on a loaded 2-core machine

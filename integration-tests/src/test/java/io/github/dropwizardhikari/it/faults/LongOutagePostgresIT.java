@@ -13,9 +13,6 @@ import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,10 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * four request loops with the default 30 s wait, and an application whose database is down when it starts
  * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}). {@code hikari} beside {@code tomcat-safe}.
  */
-// It waits out outages for minutes, on pools, proxies and database names of its own: it runs beside the other
-// suites, and its own tests one after another (the lock is its alone).
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("LongOutagePostgresIT")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LongOutagePostgresIT {
     @BeforeAll

@@ -8,9 +8,6 @@ import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,10 +37,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * while the old primary stays up, read-only, its sessions kept); the silent shape (the same, but what was open to the
  * old primary says nothing more). Short runs: 1.5 s before, 4 s after (the silent shape 8 s).
  */
-// It waits out failures for minutes on servers, pools and proxies of its own: it runs beside the other suites, and
-// its own tests one after another (the lock is its alone).
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("PrimaryFailoverPairIT")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PrimaryFailoverPairIT {
     enum Shape {

@@ -13,9 +13,6 @@ import org.apache.tomcat.jdbc.pool.DataSourceProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import io.dropwizard.db.DataSourceFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -49,10 +46,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code pool-evict} does; Tomcat: {@code purge()}) or by age ({@code maxConnectionAge: 30s}, HikariCP's
  * shortest). Tomcat's pool keeps the password it was configured with. The rows land in {@code faults.md}.
  */
-// It waits out outages for minutes, on pools, proxies and database names of its own: it runs beside the other
-// suites, and its own tests one after another (the lock is its alone).
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("RotationFaultsPostgresIT")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RotationFaultsPostgresIT {
     @BeforeAll
