@@ -162,6 +162,6 @@ if problems:
         print(open(path).read()[-4000:] if os.path.exists(path) else "(not written)")
     print("every output and log of this run is kept in %s" % scratch)
     sys.exit(1)
-print("benchmark quick check: JMH (16 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload "
+print("benchmark quick check: JMH (18 results, 11 cost-floor parts), HTTP grid (4 configurations), mixed workload "
       "(6 rows), 12 endpoint runs, ceiling, report and charts")
 PY
