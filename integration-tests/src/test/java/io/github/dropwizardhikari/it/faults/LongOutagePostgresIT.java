@@ -13,6 +13,8 @@ import io.github.dropwizardhikari.it.pools.PoolConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The database away for longer than {@code maxWaitForConnection}, with Dropwizard's defaults: a 60 s outage under
  * four request loops with the default 30 s wait, and an application whose database is down when it starts
  * ({@code initialSize: 0}, {@code ignoreExceptionOnPreLoad: true}). {@code hikari} beside {@code tomcat-safe}.
+ * <p>Its nine tests run at once (each with a proxy of its own): they spend their time waiting, and their bounds are
+ * seconds against the 30 s avoided. Other suites do not run beside them.</p>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LongOutagePostgresIT {
@@ -97,6 +101,7 @@ class LongOutagePostgresIT {
      */
     @ParameterizedTest
     @MethodSource("longOutage")
+    @Execution(ExecutionMode.CONCURRENT)
     void sixtySecondOutageWithTheDefaultWait(PoolConfiguration pool) throws Exception {
         String name = "it-long-outage-" + pool.label();
         HealthCheckRegistry checks = new HealthCheckRegistry();
@@ -191,6 +196,7 @@ class LongOutagePostgresIT {
      */
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("startKeys")
+    @Execution(ExecutionMode.CONCURRENT)
     void startWithTheDatabaseDown(PoolConfiguration pool, String key) throws Exception {
         String name = "it-start-down-" + pool.label() + "-" + key;
         try (TcpProxy proxy = new TcpProxy(database.hostAndPort())) {
