@@ -13,6 +13,8 @@ import org.apache.tomcat.jdbc.pool.DataSourceProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import io.dropwizard.db.DataSourceFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,6 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the open connections are retired, either at once the way each pool allows (HikariCP: soft eviction, what
  * {@code pool-evict} does; Tomcat: {@code purge()}) or by age ({@code maxConnectionAge: 30s}, HikariCP's
  * shortest). Tomcat's pool keeps the password it was configured with. The rows land in {@code faults.md}.
+ * <p>The seven tests run at once, each with a role and a pool of its own: most of their time is the 32 s wait for
+ * connections to age out. Other suites do not run beside them.</p>
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RotationFaultsPostgresIT {
@@ -118,6 +122,7 @@ class RotationFaultsPostgresIT {
 
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("rotations")
+    @Execution(ExecutionMode.CONCURRENT)
     void rotateThenRetire(PoolConfiguration configuration, Retirement retirement) throws Exception {
         String role = "rotation_" + configuration.name().toLowerCase(Locale.ROOT) + "_"
             + retirement.name().toLowerCase(Locale.ROOT);
