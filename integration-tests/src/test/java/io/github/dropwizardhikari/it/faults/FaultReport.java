@@ -24,7 +24,8 @@ final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
         "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
-        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "PrimaryFailoverPairIT")
+        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "PrimaryFailoverPairIT",
+        "LongQueryIT")
         .notes("""
             ## Dead sessions: the session check
 
