@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dropwizard.util.Duration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -29,13 +28,11 @@ final class HeldConnections {
         static final Settings NONE = new Settings(Duration.seconds(0), Duration.seconds(0), false);
     }
 
-    private record Borrowed(long sinceNanos, @Nullable Exception stack, AtomicLong abortedNanos) {
-    }
+    private record Borrowed(long sinceNanos, @Nullable Exception stack, AtomicLong abortedNanos) { }
 
-    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
+    private static final Logger LOGGER = ManagedHikariDataSource.LOGGER;
     private static final Executor IN_PLACE = Runnable::run;
-    // connection_does_not_exist: a call on a connection that something else closed
-    private static final String CLOSED_STATE = "08003";
+    private static final String CLOSED_STATE = ManagedHikariDataSource.CLOSED_SQL_STATE;
 
     private final String poolName;
     private final @Nullable String url;

@@ -13,7 +13,6 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Wires a {@link HikariDataSourceFactory} into a Dropwizard application.
- *
  * <pre>{@code
  * bootstrap.addBundle(new HikariBundle<MyConfiguration>() {
  *     public HikariDataSourceFactory getDataSourceFactory(MyConfiguration configuration) {
@@ -21,11 +20,9 @@ import static java.util.Objects.requireNonNull;
  *     }
  * });
  * }</pre>
- *
  * <p>Every pool built from the factory, by {@code JdbiFactory}, a {@code HibernateBundle} added before or after this
  * one, or the application, registers its health checks ({@code <name>.pool.ConnectivityCheck}) in the application's
  * registry, and the extensions the factory names run once for the application.</p>
- *
  * @param <T> the application's configuration class
  */
 public abstract class HikariBundle<T extends Configuration> implements ConfiguredBundle<T>, DatabaseConfiguration<T> {

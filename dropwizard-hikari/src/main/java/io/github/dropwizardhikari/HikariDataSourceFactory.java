@@ -38,15 +38,12 @@ import static java.util.Objects.requireNonNull;
 /**
  * A {@link PooledDataSourceFactory} that builds a HikariCP pool: the drop-in replacement for Dropwizard's
  * Tomcat-based {@code DataSourceFactory}.
- *
  * <p>Dropwizard's field names are used wherever the meaning is the same, so a {@code database:} block can be
  * renamed to {@code hikari:}; HikariCP's own names are accepted as aliases. In Java, every public method of
  * {@code DataSourceFactory} exists here with the same signature, so swapping the field's type is a rename.</p>
- *
  * <p>Every value Dropwizard accepts is accepted: where HikariCP cannot honour one, the nearest safe value is used with
  * one warning naming the setting's full path. What Dropwizard refuses is an error, and so are HikariCP-only settings
  * out of range. {@code docs/configuration.md} lists the same settings with each one's floor.</p>
- *
  * <table>
  * <caption>Configuration parameters</caption>
  * <tr><th>Name</th><th>Aliases</th><th>Default</th><th>Description</th></tr>
@@ -105,7 +102,6 @@ import static java.util.Objects.requireNonNull;
  * <tr><td>{@code extensions}</td><td></td><td>none</td><td>The extras for this block's pools, see
  * {@link PoolExtension}.</td></tr>
  * </table>
- *
  * <p>Tomcat's settings that HikariCP lacks are in {@link TomcatOnlySettings}; any other unknown field fails at
  * startup.</p>
  */
@@ -198,13 +194,9 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     private Duration initializationFailTimeout = Duration.milliseconds(1);
 
     private boolean isolateInternalQueries = false;
-
     private boolean allowPoolSuspension = false;
-
     private boolean registerMbeans = false;
-
     private @Nullable String exceptionOverrideClassName;
-
     private @Nullable String credentialsProviderClassName;
 
     @NotNull
@@ -566,7 +558,6 @@ public class HikariDataSourceFactory extends TomcatOnlySettings implements Poole
     /**
      * Resolves the settings into HikariCP's configuration, the values HikariCP cannot honour replaced. The rules run
      * again, as the factory may have changed in Java since it was validated.
-     *
      * @param name the pool's name and the prefix of its metrics and health checks
      * @throws IllegalStateException when the settings break a rule
      */

@@ -20,10 +20,13 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +34,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -44,9 +48,9 @@ import static java.util.Objects.requireNonNull;
  * timeout.
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
-    private static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
-    // SQLState "connection does not exist", as drivers report for a closed connection
-    private static final String CLOSED_SQL_STATE = "08003";
+    static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
+    // SQLState "connection does not exist", as drivers report for a closed connection (or a call on one)
+    static final String CLOSED_SQL_STATE = "08003";
     // SQLState class 08: the client could not establish the connection
     private static final String CANNOT_CONNECT = "08001";
     private static final long DRAIN_POLL_MILLIS = 10;
@@ -66,8 +70,9 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private final @Nullable RuntimeException unusable;
     private volatile @Nullable HikariDataSource pool;
     private volatile boolean closed;
-    // set before the pool is published, read after it
+    // set before the pool is published, read after it; returnHooks: those overriding PoolHooks.returned
     private volatile List<PoolHooks> hooks = List.of();
+    private volatile List<PoolHooks> returnHooks = List.of();
 
     /** @param unusable why the settings cannot make a pool, raised by every use; else {@code null} */
     ManagedHikariDataSource(HikariConfig config, MetricRegistry metrics, List<PoolExtension> extensions,
@@ -169,13 +174,41 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             }
             throw failure;
         }
+        List<PoolHooks> listening = returnHooks;
+        Connection lent = listening.isEmpty() ? connection : returning(connection, listening);
         try {
             attached.forEach(hook -> hook.borrowed(connection));
         } catch (RuntimeException e) {
-            connection.close();
+            lent.close();
             throw e;
         }
-        return connection;
+        return lent;
+    }
+
+    /** @return {@code connection}, telling {@code listening} of its return at its first close() or abort() */
+    private Connection returning(Connection connection, List<PoolHooks> listening) {
+        AtomicBoolean returned = new AtomicBoolean();
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                String name = method.getName();
+                try {
+                    // equals is the proxy's own, so that it equals itself
+                    return name.equals("equals") ? (Object) (proxy == args[0]) : method.invoke(connection, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                } finally {
+                    if ((name.equals("close") || name.equals("abort")) && returned.compareAndSet(false, true)) {
+                        // the borrower's call has done its work: an extension's failure is logged, not thrown at it
+                        for (PoolHooks hook : listening) {
+                            try {
+                                hook.returned(connection);
+                            } catch (RuntimeException e) {
+                                LOGGER.warn("Pool {}: an extension failed on a return", getPoolName(), e);
+                            }
+                        }
+                    }
+                }
+            });
     }
 
     @Override
@@ -283,6 +316,8 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
             close(started, attached, false);
             throw e;
         }
+        returnHooks = attached.stream().filter(hook -> Arrays.stream(hook.getClass().getMethods()).anyMatch(method ->
+            method.getName().equals("returned") && method.getDeclaringClass() != PoolHooks.class)).toList();
         hooks = List.copyOf(attached);
         LOGGER.info("Pool {} started: HikariCP {}, minSize {}, maxSize {}, maxWaitForConnection {} ms, {}, "
             + "extensions: {}", getPoolName(), hikariVersion(), attempt.getMinimumIdle(),

@@ -4,7 +4,6 @@ import java.util.Set;
 
 /**
  * Where a factory's block was parsed and which keys it held, as written (Dropwizard's or HikariCP's name).
- *
  * @param path the block's path ({@code hikari}, {@code databases.primary}); empty for a factory built in Java
  */
 record Origin(String path, Set<String> keys) {

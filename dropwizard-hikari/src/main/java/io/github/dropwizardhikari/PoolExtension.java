@@ -24,15 +24,15 @@ import java.util.function.Supplier;
  * appenders: its class carries {@code @JsonTypeName("<type>")} and is listed in
  * {@code META-INF/services/io.github.dropwizardhikari.PoolExtension}. Its fields are its settings, validated with the
  * block. The core calls {@link #run} once per application and {@link #attach} each time a pool built from the block
- * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first,
- * and each is told of every borrow's outcome ({@link PoolHooks#borrowed}, {@link PoolHooks#borrowFailed}) on the
- * borrower's thread, whatever its place in the list.</p>
+ * starts; the hooks of the extensions named wrap one another in the order listed, the first seeing a borrow first.
+ * Whatever its place in the list, each is told of every borrow's outcome ({@link PoolHooks#borrowed},
+ * {@link PoolHooks#borrowFailed}) on the borrower's thread, and of each return ({@link PoolHooks#returned}, paired
+ * with its borrow by connection) on the thread that closes it.</p>
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 public interface PoolExtension extends Discoverable {
     /**
      * Once per application, when {@link HikariBundle} runs: admin tasks, Jetty handlers, application-wide checks.
-     *
      * @param pools the pools built from the block and not stopped, at the time of each call
      */
     default void run(Environment environment, Supplier<List<ManagedHikariDataSource>> pools) { }
@@ -41,7 +41,6 @@ public interface PoolExtension extends Discoverable {
      * A pool built from the block is starting; HikariCP has not opened it yet. The extension may change
      * {@code config}: its exception override, its data source, its metrics tracker factory (wrap the one set, which
      * records HikariCP's metrics into {@code metrics}).
-     *
      * @param metrics the registry the pool's metrics go to
      * @return what the extension does for this pool while it runs
      */

@@ -7,15 +7,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 
-/**
- * What one {@link PoolExtension} does for one running pool. Every method has a default that does nothing.
- */
+/** What one {@link PoolExtension} does for one running pool. Every method has a default that does nothing. */
 public interface PoolHooks {
     PoolHooks NONE = new PoolHooks() { };
 
     /**
      * Around each {@code getConnection()} of the pool's data source.
-     *
      * @param next the rest of the borrow (the extensions listed after this one, then HikariCP): call it at most once
      */
     default Connection borrow(Borrow next) throws SQLException {
@@ -29,9 +26,15 @@ public interface PoolHooks {
     default void borrowed(Connection connection) { }
 
     /**
+     * The connection {@link #borrowed} had is back (its first {@code close()} or {@code abort()}): called once per
+     * borrow for every extension, whatever its place, on the thread that returned it; an exception is logged. Only
+     * while a hook overrides this method does the core wrap the connections it lends, to learn of their return.
+     */
+    default void returned(Connection connection) { }
+
+    /**
      * A borrow through the pool's data source failed, HikariCP's timeout or an extension's refusal alike: called for
      * every extension, in the order listed, on the borrower's thread, after every {@link #borrow} has returned.
-     *
      * @return what the borrower gets: {@code failure}, or an exception of its type that says more
      */
     default SQLException borrowFailed(SQLException failure) {

@@ -76,11 +76,10 @@ final class SettingsCheck {
         checkLifetimes();
         checkFixedPool();
         checkValidationTimeout();
-        if (!factory.getHealthCheckProperties().entrySet().stream().allMatch(entry ->
-            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue()))) {
-            error("healthCheckProperties", "accepts only connectivityCheckTimeoutMs and expected99thPercentileMs, "
+        errorIf(!factory.getHealthCheckProperties().entrySet().stream().allMatch(entry ->
+            HEALTH_CHECK_PROPERTY_KEYS.contains(entry.getKey()) && isNonNegativeLong(entry.getValue())),
+            "healthCheckProperties", "accepts only connectivityCheckTimeoutMs and expected99thPercentileMs, "
                 + "each a whole number of milliseconds (0 or more)");
-        }
     }
 
     List<Error> errors() {
@@ -183,13 +182,10 @@ final class SettingsCheck {
     private void checkSources() {
         boolean url = isSet(factory.getUrl());
         boolean dataSource = factory.getDataSourceClassName().filter(SettingsCheck::isSet).isPresent();
-        if (url == dataSource) {
-            error("url", url ? "must not be set together with dataSourceClassName"
-                : "must be set (or dataSourceClassName instead)");
-        }
-        if (isSet(factory.getDriverClass()) && dataSource) {
-            error("driverClass", "must not be set together with dataSourceClassName");
-        }
+        errorIf(url == dataSource, "url", url ? "must not be set together with dataSourceClassName"
+            : "must be set (or dataSourceClassName instead)");
+        errorIf(isSet(factory.getDriverClass()) && dataSource, "driverClass",
+            "must not be set together with dataSourceClassName");
         loadable("driverClass", factory.getDriverClass(), Driver.class);
         loadable("dataSourceClassName", factory.getDataSourceClassName().orElse(null), DataSource.class);
         loadable("exceptionOverrideClassName", factory.getExceptionOverrideClassName().orElse(null),
@@ -239,15 +235,9 @@ final class SettingsCheck {
 
     /** Dropwizard's size rules, on the sizes given; a {@code maxSize} not given grows to fit them. */
     private void checkSizes() {
-        if (!factory.isInitialSizeGreaterThanMinSize()) {
-            error("initialSize", "must be greater than or equal to minSize");
-        }
-        if (!factory.isMinSizeLessThanMaxSize()) {
-            error("minSize", "must be less than or equal to maxSize");
-        }
-        if (!factory.isInitialSizeLessThanMaxSize()) {
-            error("initialSize", "must be less than or equal to maxSize");
-        }
+        errorIf(!factory.isInitialSizeGreaterThanMinSize(), "initialSize", "must be greater than or equal to minSize");
+        errorIf(!factory.isMinSizeLessThanMaxSize(), "minSize", "must be less than or equal to maxSize");
+        errorIf(!factory.isInitialSizeLessThanMaxSize(), "initialSize", "must be less than or equal to maxSize");
         int used = factory.maxSizeUsed();
         if (!factory.isGiven("maxSize") && used > HikariDataSourceFactory.DEFAULT_MAX_SIZE) {
             String given = factory.isGiven("minSize") && factory.getMinSize() == used ? "minSize" : "initialSize";
@@ -293,10 +283,8 @@ final class SettingsCheck {
                 adjust("keepaliveTime", keepaliveTime + " (default)", Duration.seconds(0), why);
             }
         }
-        if (factory.getLeakDetectionThreshold().toMilliseconds() > maxAge) {
-            error("leakDetectionThreshold", "must not be longer than " + lifetime + ": HikariCP would never report "
-                + "a leak");
-        }
+        errorIf(factory.getLeakDetectionThreshold().toMilliseconds() > maxAge, "leakDetectionThreshold",
+            "must not be longer than " + lifetime + ": HikariCP would never report a leak");
     }
 
     /**
@@ -355,7 +343,13 @@ final class SettingsCheck {
     }
 
     private void error(String field, String message) {
-        errors.add(new Error(name(field), message));
+        errorIf(true, field, message);
+    }
+
+    private void errorIf(boolean broken, String field, String message) {
+        if (broken) {
+            errors.add(new Error(name(field), message));
+        }
     }
 
     /** Records the value to use; adjustments of one field merge, from the first asked to the last used. */

@@ -22,10 +22,8 @@ import static java.util.Objects.requireNonNull;
  * The settings of Dropwizard's Tomcat pool that HikariCP does not have, with {@code DataSourceFactory}'s signatures
  * and constraints, so a renamed {@code database:} block still parses and Java callers still compile. Each one given
  * is warned about once, except those the bundle honours; a getter returns what was set. It also remembers which
- * settings a block gives: a few rules tell a value given from the default.
- *
- * <p>Public because a package-private superclass would show its setters to reflection through bridge methods that
- * lose their generic types.</p>
+ * settings a block gives: a few rules tell a value given from the default. Public because a package-private
+ * superclass would show its setters to reflection through bridge methods that lose their generic types.
  */
 // read from YAML, never written to JSON: they describe no pool
 @JsonIgnoreProperties(value = {"abandonWhenPercentageFull", "alternateUsernamesAllowed", "commitOnReturn",

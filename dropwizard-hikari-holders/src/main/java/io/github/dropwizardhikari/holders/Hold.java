@@ -3,7 +3,6 @@ package io.github.dropwizardhikari.holders;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 
 /** One borrowed connection: who borrowed it, on which thread, since when, and the stack if it was captured. */
 final class Hold {
@@ -14,7 +13,7 @@ final class Hold {
     final long startNanos;
     @Nullable
     final Throwable stack;
-    // set once, by the sweeper or the closing thread, when the hold has been warned about as a leak: a plain field
+    // set once, by the timer or the closing thread, when the hold has been warned about as a leak: a plain field
     // under the hold's lock, since a warning is rare and every borrow allocates a hold
     private boolean warned;
 
@@ -30,15 +29,6 @@ final class Hold {
         this.thread = thread;
         this.startNanos = startNanos;
         this.stack = stack;
-    }
-
-    /** HikariCP's proxy answers closed once the application has closed it, before it records the return. */
-    boolean closed() {
-        try {
-            return connection.isClosed();
-        } catch (SQLException e) {
-            return false;
-        }
     }
 
     /** @return whether this call is the first to warn about the hold */

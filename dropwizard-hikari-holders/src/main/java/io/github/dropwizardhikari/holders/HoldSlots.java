@@ -1,5 +1,8 @@
 package io.github.dropwizardhikari.holders;
 
+import org.jspecify.annotations.Nullable;
+
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -52,6 +55,18 @@ final class HoldSlots {
             }
         }
         return false;
+    }
+
+    /** @return the hold of {@code connection} (the same object), looked for from slot {@code hint} on; else null */
+    @Nullable
+    Hold find(Connection connection, int hint) {
+        for (int i = 0; i < capacity; i++) {
+            Hold hold = slots.get(index(Math.floorMod(hint + i, capacity)));
+            if (hold != null && hold.connection == connection) {
+                return hold;
+            }
+        }
+        return null;
     }
 
     /** @return the holds now, in no order */

@@ -4,8 +4,6 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.metrics.IMetricsTracker;
-import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
@@ -56,9 +54,6 @@ import java.util.function.Supplier;
  */
 @JsonTypeName("holders")
 public class HoldersExtension implements PoolExtension {
-    private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
-    };
-
     @NotNull
     @MinDuration(value = 1, unit = TimeUnit.SECONDS)
     private Duration logInterval = Duration.minutes(1);
@@ -112,9 +107,6 @@ public class HoldersExtension implements PoolExtension {
     @Override
     public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
         PoolHolds holds = new PoolHolds(config.getPoolName(), config.getMaximumPoolSize(), this, labels, metrics);
-        MetricsTrackerFactory recording = config.getMetricsTrackerFactory();
-        config.setMetricsTrackerFactory((poolName, stats) -> holds.tracker(recording == null ? RECORDS_NOTHING
-            : recording.create(poolName, stats)));
         running.put(holds.poolName(), holds);
         return holds;
     }

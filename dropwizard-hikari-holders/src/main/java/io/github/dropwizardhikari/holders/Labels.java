@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * What the extension keeps per thread, in one {@code ThreadLocal} (per virtual thread too) that is read, never
  * removed, on each borrow and return: the holder of what the thread borrows, set by the Jersey listener for a
  * request once its resource method is matched and by the admin filter for a task, the thread's own name otherwise;
- * and the hold the thread began last.
+ * and the slot the thread took last, where its next borrow and return look first (a hint: any slot will do).
  */
 final class Labels {
     private final ThreadLocal<State> state = ThreadLocal.withInitial(State::new);
@@ -42,10 +42,7 @@ final class Labels {
         private String threadName;
         @Nullable
         private Holder byThread;
-        // the hold this thread began last, the one its next return most likely ends
-        @Nullable
-        Hold last;
-        // the slot this thread took last, where its next borrow looks first
+        // the slot this thread took last: where its next borrow, and the hold its next return ends, are looked for
         int slotHint = ThreadLocalRandom.current().nextInt(1 << 16);
         // where this thread records its figures
         final int stripe = Stripes.next();

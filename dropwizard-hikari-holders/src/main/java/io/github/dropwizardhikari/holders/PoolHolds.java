@@ -5,7 +5,6 @@ import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import com.zaxxer.hikari.metrics.IMetricsTracker;
 import io.github.dropwizardhikari.PoolHooks;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,15 +28,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * The holds of one running pool: each connection borrowed through the pool's data source and not yet returned,
  * with its holder, thread and start.
  *
- * <p>A hold begins when the borrow returns a connection and ends when HikariCP records the connection's return
- * ({@code recordConnectionUsageMillis}, HikariCP 7.1, in {@code recycle()}), which it does after the application's
- * {@code close()} has marked its proxy closed: the hold ended is the closing thread's own if it is closed, otherwise
- * any closed one; its time is HikariCP's figure for the return. A connection HikariCP closes itself while it is
- * borrowed is never recycled, so once a second a sweep ends the holds of closed proxies, warns once about each hold
- * past {@code leakDetectionThreshold}, and keeps the registry within {@link #bound()} entries, the newest, of its
- * {@link HoldSlots} (four times the pool's size and 64; a borrow that finds every slot taken, after a runtime resize
- * far beyond, is not recorded). A hold that ends past the threshold before a sweep saw it is warned about as it
- * ends.</p>
+ * <p>A hold begins with the core's {@link #borrowed} and ends with its {@link #returned} for the same connection,
+ * on whichever thread closes it (a connection HikariCP closed itself while lent included: its hold ends when the
+ * application closes it). Once a second a timer warns once about each hold past {@code leakDetectionThreshold}, which
+ * acts on time alone, and keeps the registry within {@link #bound()} entries, the newest, of its {@link HoldSlots}
+ * (four times the pool's size and 64; a borrow that finds every slot taken, after a runtime resize far beyond, is not
+ * recorded): only connections the application never closes outnumber the pool. A hold that ends past the threshold
+ * before the timer saw it is warned about as it ends.</p>
  */
 final class PoolHolds implements PoolHooks {
     private static final Logger LOGGER = LoggerFactory.getLogger(PoolHolds.class);
@@ -82,37 +79,6 @@ final class PoolHolds implements PoolHooks {
         return pool;
     }
 
-    /** HikariCP's tracker as the holds see it: every record reaches {@code recording}. */
-    IMetricsTracker tracker(IMetricsTracker recording) {
-        return new IMetricsTracker() {
-            @Override
-            public void recordConnectionCreatedMillis(long connectionCreatedMillis) {
-                recording.recordConnectionCreatedMillis(connectionCreatedMillis);
-            }
-
-            @Override
-            public void recordConnectionAcquiredNanos(long elapsedAcquiredNanos) {
-                recording.recordConnectionAcquiredNanos(elapsedAcquiredNanos);
-            }
-
-            @Override
-            public void recordConnectionUsageMillis(long elapsedBorrowedMillis) {
-                returned(elapsedBorrowedMillis);
-                recording.recordConnectionUsageMillis(elapsedBorrowedMillis);
-            }
-
-            @Override
-            public void recordConnectionTimeout() {
-                recording.recordConnectionTimeout();
-            }
-
-            @Override
-            public void close() {
-                recording.close();
-            }
-        };
-    }
-
     @Override
     public void started(HikariDataSource pool) {
         this.pool = pool;
@@ -131,7 +97,6 @@ final class PoolHolds implements PoolHooks {
         if (slot >= 0) {
             hold.slot = slot;
             thread.slotHint = slot;
-            thread.last = hold;
         }
         counted.borrowed(thread.stripe);
     }
@@ -142,32 +107,14 @@ final class PoolHolds implements PoolHooks {
         return failure instanceof SQLTransientConnectionException timeout ? timedOut(timeout) : failure;
     }
 
-    /**
-     * HikariCP is recording a return, just after the application closed the connection's proxy.
-     *
-     * @param elapsedMillis HikariCP's figure for the hold the closing thread began last: its own clock reading, so that
-     *                      a return reads none
-     */
-    private void returned(long elapsedMillis) {
+    /** The connection {@link #borrowed} had is back, on whichever thread closed it: its hold ends. */
+    @Override
+    public void returned(Connection connection) {
         Labels.State thread = labels.state();
-        Hold mine = thread.last;
-        if (mine != null && mine.closed()) {
-            thread.last = null;
-            if (end(mine, elapsedMillis, thread.stripe)) {
-                return;
-            }
-        }
-        // closed on another thread than the borrowing one, or a borrow that did not pass the hooks (HikariCP's
-        // connectivity check borrows from HikariCP directly): any hold closed now
-        endClosed(thread.stripe);
-    }
-
-    private void endClosed(int stripe) {
-        long now = System.nanoTime();
-        for (Hold hold : holds.all()) {
-            if (hold.closed()) {
-                end(hold, TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(now)), stripe);
-            }
+        // the closing thread's last slot first: most connections are closed by their borrower
+        Hold hold = holds.find(connection, thread.slotHint);
+        if (hold != null) {
+            end(hold, TimeUnit.NANOSECONDS.toMillis(hold.heldNanos(System.nanoTime())), thread.stripe);
         }
     }
 
@@ -177,7 +124,7 @@ final class PoolHolds implements PoolHooks {
             return false;
         }
         hold.series.held(heldMillis, stripe);
-        // a hold that ended between two sweeps past the threshold is warned about now
+        // a hold that ended between two rounds of the timer past the threshold is warned about now
         long threshold = leakThresholdMillis();
         if (threshold > 0 && heldMillis >= threshold) {
             warnLeak(hold, "was", TimeUnit.MILLISECONDS.toNanos(heldMillis), threshold);
@@ -276,9 +223,8 @@ final class PoolHolds implements PoolHooks {
         return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 
-    /** Ends the holds of closed proxies, warns about leaks, and bounds the registry. */
+    /** Warns about leaks, and bounds the registry. */
     void sweep() {
-        endClosed(Stripes.current());
         long threshold = leakThresholdMillis();
         long now = System.nanoTime();
         List<Hold> open = holds();
@@ -289,7 +235,7 @@ final class PoolHolds implements PoolHooks {
                 }
             }
         }
-        // only connections HikariCP closed while borrowed and the application never closed outnumber the pool
+        // only connections the application never closed outnumber the pool
         for (int i = 0; i < open.size() - bound(); i++) {
             holds.remove(open.get(i));
         }
