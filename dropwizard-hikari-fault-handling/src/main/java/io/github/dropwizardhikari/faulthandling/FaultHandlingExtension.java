@@ -50,8 +50,9 @@ import java.util.List;
  * <tr><td>{@code sessionCheckInterval}</td><td>{@code 1 second}</td><td>How often one connection of the check's own
  * asks the server which of the borrowed connections' sessions it still holds (PostgreSQL's {@code pg_stat_activity});
  * one missing twice, the second time to a connection opened after the first, is aborted, so its borrower fails at
- * once; a query on a session the server holds runs to its end. 0 turns the check off. Rule: 0 (off) or at least
- * 100 ms. Out of range: error.</td></tr>
+ * once; a query on a session the server holds runs to its end. The check's connection counts within {@code maxSize}:
+ * the pool lends at most {@code maxSize} - 1 while it runs, and with {@code maxSize: 1} it does not run (a WARN says
+ * so). 0 turns the check off. Rule: 0 (off) or at least 100 ms. Out of range: error.</td></tr>
  * <tr><td>{@code silenceLimit}</td><td>{@code 5 seconds}</td><td>How long the server may leave the session check
  * unanswered before every borrowed connection is aborted and the idle ones retired, as after a failover to a new
  * address. Rule: at least 1 second. Out of range: error.</td></tr>

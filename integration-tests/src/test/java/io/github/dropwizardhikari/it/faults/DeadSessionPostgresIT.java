@@ -153,6 +153,67 @@ class DeadSessionPostgresIT {
         }
     }
 
+    /**
+     * The check's own connection counts within {@code maxSize}: under borrowers that exhaust the pool and hold their
+     * connections past the check's interval (so the check opens its connection), the application's sessions on the
+     * server never pass {@code maxSize}, and the pool's reported maximum is what it lends.
+     */
+    @Test
+    void thePoolAndItsCheckNeverOpenMoreThanMaxSize() throws Exception {
+        int maxSize = 3;
+        String name = "it-dead-session-within-max-size";
+        HikariDataSourceFactory factory = PoolConfiguration.HIKARI_FAULT_HANDLING.hikariFactory(database, maxSize,
+            Duration.seconds(1));
+        // the check's connection takes the pool's properties, so both carry this name in pg_stat_activity
+        factory.setProperties(java.util.Map.of("ApplicationName", name));
+        MetricRegistry metrics = new MetricRegistry();
+        ManagedDataSource dataSource = factory.build(metrics, name);
+        dataSource.start();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
+        int most = 0;
+        try {
+            for (int i = 0; i < 2 * maxSize; i++) {
+                borrowers.execute(() -> {
+                    while (running.get()) {
+                        try (Connection connection = dataSource.getConnection();
+                             Statement statement = connection.createStatement()) {
+                            statement.executeQuery("SELECT pg_sleep(1.5)");
+                        } catch (SQLException e) {
+                            // the pool is exhausted: waiting borrowers time out, as the load means
+                        }
+                    }
+                });
+            }
+            try (Connection observer = database.connect();
+                 java.sql.PreparedStatement count = observer.prepareStatement(
+                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+                count.setString(1, name);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+                while (System.nanoTime() < until) {
+                    try (ResultSet row = count.executeQuery()) {
+                        row.next();
+                        most = Math.max(most, row.getInt(1));
+                    }
+                    TimeUnit.MILLISECONDS.sleep(50);
+                }
+            }
+            assertThat(metrics.getGauges().get(name + ".pool.MaxConnections").getValue())
+                .as("the pool's reported maximum: what it lends beside the check's connection").isEqualTo(maxSize - 1);
+        } finally {
+            running.set(false);
+            borrowers.shutdown();
+            borrowers.awaitTermination(10, TimeUnit.SECONDS);
+            dataSource.stop();
+        }
+        assertThat(most).as("the most sessions of the pool and its check at once (the check ran: one more than the "
+            + "pool lends)").isEqualTo(maxSize);
+        report.record("PostgreSQL: borrowers that exhaust a pool of `maxSize: 3` and hold each connection 1.5 s (past "
+                + "the session check's interval): the most sessions of the pool and its check in pg_stat_activity",
+            PoolConfiguration.HIKARI_FAULT_HANDLING, most + " (the pool lends " + (maxSize - 1)
+                + ", the check holds one)");
+    }
+
     private record Read(long borrowedNanos, String server) {
     }
 

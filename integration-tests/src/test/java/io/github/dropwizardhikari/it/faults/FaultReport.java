@@ -59,9 +59,13 @@ final class FaultReport {
             shared memory, no table and no lock (0.15 ms on the test machine); `SELECT pg_backend_pid()` once when \
             that connection opens, and a new connection only after a missing session or a silence. On the client: \
             one thread per pool, none per connection, and a map entry per borrowed connection. The check's \
-            connection is outside `maxSize`: a pool whose every connection is stuck on a silent server cannot lend \
-            one to check with, and taking one from `maxSize` would shrink the pool its block sized; count one more \
-            connection per pool in the server's `max_connections`.
+            connection counts within `maxSize`: a pool whose every connection is stuck on a silent server cannot \
+            lend one to check with, so while the check is on the pool lends at most `maxSize` − 1 (its `minSize` \
+            capped to that), said in the start's `INFO` line, and the pool's `MaxConnections` is that figure; the \
+            pool and its check together never hold more than `maxSize` sessions (the row "borrowers that exhaust a \
+            pool" above counts them in `pg_stat_activity`). With `maxSize: 1` the check cannot run within it: the \
+            pool runs without it, said at start in one `WARN`. When the check turns itself off behind a pooler, the \
+            pool lends up to `maxSize` again.
             - **Where there is nothing to check.** H2, MariaDB/MySQL and other databases (the check knows \
             PostgreSQL's view alone for now), a pool configured by `dataSourceClassName`, and a multi-host URL \
             without `targetServerType=primary` (its sessions may live on servers the check does not reach) run \
