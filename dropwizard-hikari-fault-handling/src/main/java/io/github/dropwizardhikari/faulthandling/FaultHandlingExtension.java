@@ -42,8 +42,10 @@ import java.util.List;
  * read-only on a pool that is not {@code readOnlyByDefault}, or connection loss on two connections within a second;
  * on PostgreSQL, a borrow whose connection reports the server read-only ({@code in_hot_standby}, {@code
  * default_transaction_read_only}) under a block that expects a primary, which fails with SQLState 25006. Read-only
- * evidence retires every pool of the block. One WARN per event; one session's death evicts only its own connection;
- * connections in use are evicted when they are returned.</td></tr>
+ * evidence retires every pool of the block, and every pool of the application with {@code fault-handling} named
+ * whose URL reaches the same server (same host and port, or the same address resolved at start), whatever its
+ * {@code failoverEviction}; a block that asks for a standby is left alone. One WARN per event; one session's death
+ * evicts only its own connection; connections in use are evicted when they are returned.</td></tr>
  * <tr><td>{@code recoveryProbeInterval}</td><td>{@code 250 milliseconds}</td><td>While the database does not accept
  * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
  * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
@@ -70,7 +72,8 @@ public class FaultHandlingExtension implements PoolExtension {
     @NotNull
     private List<String> evictOn = new ArrayList<>();
 
-    // the block's pools that expect a primary: what one learns of the server's role reaches the others
+    // the block's pools that expect a primary: what one learns of the server's role reaches the others (and the
+    // application's pools on the same server, through the registry they share)
     @JsonIgnore
     private final PrimaryServers primaryServers = new PrimaryServers();
 
@@ -142,7 +145,8 @@ public class FaultHandlingExtension implements PoolExtension {
         // before the hooks replace the data source: the check connects as the block says, not through the retries
         DeadSessionCheck sessions = DeadSessionChecks.of(config, sessionCheckInterval.toMilliseconds(),
             silenceLimit.toMilliseconds());
-        ServerRole role = failoverEviction ? ServerRole.of(config, primaryServers) : null;
+        // every pool expecting a primary is retired on another's evidence; with failoverEviction it also looks for it
+        ServerRole role = ServerRole.of(config, primaryServers, PrimaryServers.of(metrics), failoverEviction);
         return new FaultHandlingHooks(config, evictOn, recoveryProbeInterval.toMilliseconds(), failover, sessions,
             role);
     }
