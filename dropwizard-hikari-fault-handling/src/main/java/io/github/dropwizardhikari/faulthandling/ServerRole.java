@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -122,10 +122,6 @@ final class ServerRole {
     /** @return whether the two pools' URLs reach a server in common */
     private boolean sameServer(ServerRole other) {
         return other.endpoints.stream().anyMatch(endpoints::contains);
-    }
-
-    String poolName() {
-        return poolName;
     }
 
     void started(HikariDataSource running) {
