@@ -86,6 +86,9 @@ final class DeadSessionCheck {
     private volatile long silentSinceNanos;
     private boolean refusalLogged;
     private volatile boolean off;
+    // the block's maxSize and minSize, given back to the pool when the check turns itself off; 0 when none was taken
+    private int reservedMaxSize;
+    private int reservedMinIdle;
 
     DeadSessionCheck(String poolName, Sessions sessions, Opener opener, long intervalMillis, long silenceMillis) {
         this(poolName, sessions, opener, intervalMillis, silenceMillis, System::nanoTime);
@@ -101,6 +104,12 @@ final class DeadSessionCheck {
         this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(silenceMillis);
         this.nanoTime = nanoTime;
         this.lastAnswerNanos = nanoTime.getAsLong();
+    }
+
+    /** The pool lends one connection fewer than {@code maxSize} while the check runs: given back if it turns off. */
+    void reserved(int maxSize, int minIdle) {
+        this.reservedMaxSize = maxSize;
+        this.reservedMinIdle = minIdle;
     }
 
     /** Starts checking every interval on one thread of the pool's. */
@@ -188,7 +197,7 @@ final class DeadSessionCheck {
                     off = true;
                     borrowed.clear();
                     closeMonitor();
-                    LOGGER.warn("Pool {}: sessions are not checked: {}", poolName, unusable);
+                    LOGGER.warn("Pool {}: sessions are not checked: {}{}", poolName, unusable, giveBack());
                     return;
                 }
                 monitor.setNetworkTimeout(IN_PLACE, (int) Math.min(Integer.MAX_VALUE,
@@ -239,6 +248,17 @@ final class DeadSessionCheck {
             // the second answer comes from a connection opened now, to the server the address leads to now
             closeMonitor();
         }
+    }
+
+    /** @return what the log adds: the pool lends {@code maxSize} again, the check's connection being gone */
+    private String giveBack() {
+        HikariDataSource running = pool;
+        if (reservedMaxSize == 0 || running == null || running.getHikariConfigMXBean() == null) {
+            return "";
+        }
+        running.getHikariConfigMXBean().setMaximumPoolSize(reservedMaxSize);
+        running.getHikariConfigMXBean().setMinimumIdle(reservedMinIdle);
+        return "; the pool lends up to maxSize (" + reservedMaxSize + ") again";
     }
 
     private void unanswered(Exception e, long asked) {

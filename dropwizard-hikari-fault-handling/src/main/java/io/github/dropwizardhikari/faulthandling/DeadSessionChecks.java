@@ -48,6 +48,16 @@ final class DeadSessionChecks {
             LOGGER.info("Pool {}: no session check: {}", poolName, why);
             return null;
         }
+        // the check's connection counts within maxSize: the pool lends one fewer, so that the two never pass it
+        int maxSize = config.getMaximumPoolSize();
+        if (maxSize <= 1) {
+            LOGGER.warn("Pool {}: no session check: maxSize is {}, and the check's own connection would be a second "
+                + "one; a dead session is not cut (set maxSize: 2 or more for the check)", poolName, maxSize);
+            return null;
+        }
+        int minIdle = config.getMinimumIdle();
+        config.setMaximumPoolSize(maxSize - 1);
+        config.setMinimumIdle(Math.min(minIdle, maxSize - 1));
         // a server that accepts the connection and then says nothing must not hold the check's thread: pgJDBC's
         // loginTimeout bounds the whole connect; the name shows the check's session in pg_stat_activity
         Properties properties = new Properties();
@@ -79,10 +89,14 @@ final class DeadSessionChecks {
             return connection;
         };
         LOGGER.info("Pool {}: sessions checked every {} ms while a connection is borrowed that long, on one connection "
-                + "of the check's own (PostgreSQL's pg_stat_activity): one whose session the server no longer holds is "
-                + "aborted, and every one when the server has not answered for {} ms; a query on a session it holds "
-                + "runs to its end", poolName, intervalMillis, silenceMillis);
-        return new DeadSessionCheck(poolName, new PostgresSessions(), opener, intervalMillis, silenceMillis);
+                + "of the check's own (PostgreSQL's pg_stat_activity) within maxSize {}: the pool lends at most {}, "
+                + "minSize {}; one whose session the server no longer holds is aborted, and every one when the server "
+                + "has not answered for {} ms; a query on a session it holds runs to its end", poolName, intervalMillis,
+            maxSize, maxSize - 1, config.getMinimumIdle(), silenceMillis);
+        DeadSessionCheck check = new DeadSessionCheck(poolName, new PostgresSessions(), opener, intervalMillis,
+            silenceMillis);
+        check.reserved(maxSize, minIdle);
+        return check;
     }
 
     private static boolean multiHostNotPrimary(String url) {

@@ -42,16 +42,19 @@ import java.util.List;
  * read-only on a pool that is not {@code readOnlyByDefault}, or connection loss on two connections within a second;
  * on PostgreSQL, a borrow whose connection reports the server read-only ({@code in_hot_standby}, {@code
  * default_transaction_read_only}) under a block that expects a primary, which fails with SQLState 25006. Read-only
- * evidence retires every pool of the block. One WARN per event; one session's death evicts only its own connection;
- * connections in use are evicted when they are returned.</td></tr>
+ * evidence retires every pool of the block, and every pool of the application with {@code fault-handling} named
+ * whose URL reaches the same server (same host and port, or the same address resolved at start), whatever its
+ * {@code failoverEviction}; a block that asks for a standby is left alone. One WARN per event; one session's death
+ * evicts only its own connection; connections in use are evicted when they are returned.</td></tr>
  * <tr><td>{@code recoveryProbeInterval}</td><td>{@code 250 milliseconds}</td><td>While the database does not accept
  * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
  * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code sessionCheckInterval}</td><td>{@code 1 second}</td><td>How often one connection of the check's own
  * asks the server which of the borrowed connections' sessions it still holds (PostgreSQL's {@code pg_stat_activity});
  * one missing twice, the second time to a connection opened after the first, is aborted, so its borrower fails at
- * once; a query on a session the server holds runs to its end. 0 turns the check off. Rule: 0 (off) or at least
- * 100 ms. Out of range: error.</td></tr>
+ * once; a query on a session the server holds runs to its end. The check's connection counts within {@code maxSize}:
+ * the pool lends at most {@code maxSize} - 1 while it runs, and with {@code maxSize: 1} it does not run (a WARN says
+ * so). 0 turns the check off. Rule: 0 (off) or at least 100 ms. Out of range: error.</td></tr>
  * <tr><td>{@code silenceLimit}</td><td>{@code 5 seconds}</td><td>How long the server may leave the session check
  * unanswered before every borrowed connection is aborted and the idle ones retired, as after a failover to a new
  * address. Rule: at least 1 second. Out of range: error.</td></tr>
@@ -69,7 +72,8 @@ public class FaultHandlingExtension implements PoolExtension {
     @NotNull
     private List<String> evictOn = new ArrayList<>();
 
-    // the block's pools that expect a primary: what one learns of the server's role reaches the others
+    // the block's pools that expect a primary: what one learns of the server's role reaches the others (and the
+    // application's pools on the same server, through the registry they share)
     @JsonIgnore
     private final PrimaryServers primaryServers = new PrimaryServers();
 
@@ -141,7 +145,8 @@ public class FaultHandlingExtension implements PoolExtension {
         // before the hooks replace the data source: the check connects as the block says, not through the retries
         DeadSessionCheck sessions = DeadSessionChecks.of(config, sessionCheckInterval.toMilliseconds(),
             silenceLimit.toMilliseconds());
-        ServerRole role = failoverEviction ? ServerRole.of(config, primaryServers) : null;
+        // every pool expecting a primary is retired on another's evidence; with failoverEviction it also looks for it
+        ServerRole role = ServerRole.of(config, primaryServers, PrimaryServers.of(metrics), failoverEviction);
         return new FaultHandlingHooks(config, evictOn, recoveryProbeInterval.toMilliseconds(), failover, sessions,
             role);
     }

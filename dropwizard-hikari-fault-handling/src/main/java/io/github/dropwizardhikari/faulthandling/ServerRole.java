@@ -6,11 +6,17 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -19,9 +25,11 @@ import java.util.function.Function;
  * {@code in_hot_standby} and {@code default_transaction_read_only} to every session, and pgJDBC keeps the last values
  * it received, so each borrow reads them without a round trip. A connection to a server that turned read-only (a
  * demoted primary, an address that still leads to the old one) is not handed out: its borrow fails with SQLState
- * 25006 naming the evidence, the pool's connections are retired, and so are those of the block's other pools (a
- * write refused as read-only counts the same). The pool's connectivity check is unhealthy, with that cause, until a
- * connection reports a writable server again.
+ * 25006 naming the evidence, the pool's connections are retired, and so are those of the block's other pools and of
+ * every pool of the application with {@code fault-handling} whose URL reaches the same server (the same host and
+ * port, or a host name that resolved to the same address at start); a write refused as read-only counts the same. A
+ * pool whose block does not set {@code failoverEviction} checks nothing itself, but is retired with the others. The
+ * pool's connectivity check is unhealthy, with that cause, until a connection reports a writable server again.
  */
 final class ServerRole {
     private static final Logger LOGGER = LoggerFactory.getLogger(ServerRole.class);
@@ -29,6 +37,11 @@ final class ServerRole {
 
     private final String poolName;
     private final PrimaryServers block;
+    private final PrimaryServers application;
+    // host:port of each server the URL names, and address:port of each address they resolved to at start
+    private final Set<String> endpoints;
+    // whether borrows read the server's role (failoverEviction), or the pool is only retired with the others
+    private final boolean checks;
     // the server's reported statuses of a driver connection, or null when its driver reports none
     private final Function<Connection, @Nullable String> readOnlyEvidence;
     @Nullable
@@ -37,9 +50,13 @@ final class ServerRole {
     private volatile String problem;
     private volatile long problemSinceNanos;
 
-    ServerRole(String poolName, PrimaryServers block, Function<Connection, @Nullable String> readOnlyEvidence) {
+    ServerRole(String poolName, PrimaryServers block, PrimaryServers application, Set<String> endpoints,
+               boolean checks, Function<Connection, @Nullable String> readOnlyEvidence) {
         this.poolName = poolName;
         this.block = block;
+        this.application = application;
+        this.endpoints = endpoints;
+        this.checks = checks;
         this.readOnlyEvidence = readOnlyEvidence;
     }
 
@@ -49,7 +66,7 @@ final class ServerRole {
      * sessions read-only
      */
     @Nullable
-    static ServerRole of(HikariConfig config, PrimaryServers block) {
+    static ServerRole of(HikariConfig config, PrimaryServers block, PrimaryServers application, boolean checks) {
         Properties properties = config.getDataSourceProperties();
         String settings = (config.getJdbcUrl() + " " + properties.getProperty("targetServerType", "") + " "
             + properties.getProperty("options", "")).toLowerCase(Locale.ROOT);
@@ -59,21 +76,63 @@ final class ServerRole {
             return null;
         }
         boolean postgres = settings.startsWith("jdbc:postgresql:");
-        return new ServerRole(config.getPoolName(), block, postgres ? PostgresRole::readOnlyEvidence
-            : connection -> null);
+        return new ServerRole(config.getPoolName(), block, application, endpoints(config.getJdbcUrl()), checks,
+            postgres ? PostgresRole::readOnlyEvidence : connection -> null);
     }
 
-    String poolName() {
-        return poolName;
+    /**
+     * @return {@code host:port} of each server a URL names ({@code jdbc:postgresql://a:5432,b/app}), with the
+     * driver's default port where none is given, and {@code address:port} of each address the host resolves to now;
+     * the URL itself when it names no host
+     */
+    static Set<String> endpoints(@Nullable String url) {
+        Set<String> endpoints = new LinkedHashSet<>();
+        if (url == null) {
+            return endpoints;
+        }
+        String lower = url.toLowerCase(Locale.ROOT);
+        int start = lower.indexOf("://");
+        if (!lower.startsWith("jdbc:") || start < 0) {
+            endpoints.add(lower);
+            return endpoints;
+        }
+        String defaultPort = lower.startsWith("jdbc:postgresql:") ? "5432"
+            : lower.startsWith("jdbc:mysql:") || lower.startsWith("jdbc:mariadb:") ? "3306" : "";
+        String hosts = lower.substring(start + 3).split("[/?;]", 2)[0];
+        for (String hostAndPort : hosts.split(",")) {
+            int colon = hostAndPort.lastIndexOf(':');
+            boolean hasPort = colon > hostAndPort.lastIndexOf(']');
+            String host = (hasPort ? hostAndPort.substring(0, colon) : hostAndPort).replaceAll("[\\[\\]]", "");
+            String port = hasPort ? hostAndPort.substring(colon + 1) : defaultPort;
+            if (host.isEmpty()) {
+                host = "localhost";
+            }
+            endpoints.add(host + ":" + port);
+            try {
+                for (InetAddress address : InetAddress.getAllByName(host)) {
+                    endpoints.add(address.getHostAddress() + ":" + port);
+                }
+            } catch (UnknownHostException | SecurityException e) {
+                // compared by name alone
+            }
+        }
+        return endpoints;
+    }
+
+    /** @return whether the two pools' URLs reach a server in common */
+    private boolean sameServer(ServerRole other) {
+        return other.endpoints.stream().anyMatch(endpoints::contains);
     }
 
     void started(HikariDataSource running) {
         pool = running;
         block.join(this);
+        application.join(this);
     }
 
     void stopping() {
         block.leave(this);
+        application.leave(this);
         pool = null;
     }
 
@@ -81,6 +140,9 @@ final class ServerRole {
      * Checks a connection just borrowed; closes it and throws when its server reports itself read-only.
      */
     Connection borrowed(Connection connection) throws SQLException {
+        if (!checks) {
+            return connection;
+        }
         String evidence = evidence(connection);
         if (evidence == null) {
             if (problem != null) {
@@ -89,8 +151,9 @@ final class ServerRole {
             return connection;
         }
         String cause = "the server reports " + evidence;
-        retire(cause);
-        block.readOnly(this, evidence);
+        List<String> reached = reach(evidence);
+        retire(cause, reached.isEmpty() ? "" : "; retired too, reaching the same server: " + String.join(", ",
+            reached));
         connection.close();
         throw new SQLException("pool " + poolName + ": " + cause + " under a block that expects a primary; the "
             + "block's connections are retired", READ_ONLY_STATE);
@@ -104,22 +167,50 @@ final class ServerRole {
             problemSinceNanos = System.nanoTime();
         }
         problem = "the server answered " + evidence;
-        block.readOnly(this, evidence);
+        List<String> reached = reach(evidence);
+        if (!reached.isEmpty()) {
+            LOGGER.warn("Pool {}: {}: retired too the pools reaching the same server: {}", poolName, evidence,
+                String.join(", ", reached));
+        }
     }
 
-    /** Retires every connection of the pool, those in use when they are returned; one WARN per event. */
-    void retire(String cause) {
+    /**
+     * The evidence reaches the block's other running pools and the application's that reach the same server: each
+     * retires its connections.
+     *
+     * @return the names of the pools retired
+     */
+    private List<String> reach(String evidence) {
+        Set<ServerRole> others = new LinkedHashSet<>(block.running());
+        application.running().stream().filter(this::sameServer).forEach(others::add);
+        others.remove(this);
+        List<String> reached = new ArrayList<>();
+        for (ServerRole other : others) {
+            if (other.retire("pool " + poolName + " found " + evidence, "")) {
+                reached.add(other.poolName);
+            }
+        }
+        return reached;
+    }
+
+    /**
+     * Retires every connection of the pool, those in use when they are returned; one WARN per event.
+     *
+     * @return whether the pool runs, so was retired
+     */
+    boolean retire(String cause, String more) {
         HikariDataSource running = pool;
         if (running == null || running.getHikariPoolMXBean() == null) {
-            return;
+            return false;
         }
         running.getHikariPoolMXBean().softEvictConnections();
         if (problem == null) {
             problemSinceNanos = System.nanoTime();
             LOGGER.warn("Pool {}: {}: retired all {} connections of the pool, those in use when they are returned, as "
-                + "after a failover", poolName, cause, running.getHikariPoolMXBean().getTotalConnections());
+                + "after a failover{}", poolName, cause, running.getHikariPoolMXBean().getTotalConnections(), more);
         }
         problem = cause;
+        return true;
     }
 
     /** @return why the pool cannot serve its block now, while it cannot */

@@ -288,4 +288,49 @@ class DeadSessionCheckTest {
         assertThat(warnings()).singleElement().asString()
             .contains("Pool sessions: sessions are not checked: a pooler such as PgBouncer");
     }
+
+    @Test
+    void theChecksConnectionCountsWithinMaxSizeAndIsGivenBackWhenTheCheckTurnsOff() throws SQLException {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("within");
+        config.setJdbcUrl("jdbc:postgresql://db/app");
+        config.setMaximumPoolSize(4);
+        config.setMinimumIdle(4);
+
+        DeadSessionCheck reserving = DeadSessionChecks.of(config, 1_000, SILENCE_MILLIS);
+
+        assertThat(reserving).isNotNull();
+        assertThat(config.getMaximumPoolSize()).as("what the pool lends beside the check's one").isEqualTo(3);
+        assertThat(config.getMinimumIdle()).isEqualTo(3);
+
+        // behind a pooler the check turns itself off: the pool lends maxSize again
+        server.pooler = "a pooler such as PgBouncer stands between the pool and the server";
+        check.reserved(4, 2);
+        HikariConfig lent = new HikariConfig();
+        lent.setJdbcUrl("jdbc:h2:mem:");
+        lent.setMaximumPoolSize(3);
+        lent.setMinimumIdle(2);
+        try (HikariDataSource pool = new HikariDataSource(lent)) {
+            check.attach(pool);
+            borrowed(110);
+            round(1_000);
+
+            assertThat(pool.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(4);
+            assertThat(pool.getHikariConfigMXBean().getMinimumIdle()).isEqualTo(2);
+            assertThat(warnings()).singleElement().asString().endsWith("the pool lends up to maxSize (4) again");
+        }
+    }
+
+    @Test
+    void withMaxSizeOneTheCheckCannotRunWithinItAndSaysSoOnce() {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("single");
+        config.setJdbcUrl("jdbc:postgresql://db/app");
+        config.setMaximumPoolSize(1);
+        config.setMinimumIdle(1);
+
+        assertThat(DeadSessionChecks.of(config, 1_000, SILENCE_MILLIS)).isNull();
+        assertThat(config.getMaximumPoolSize()).isEqualTo(1);
+        assertThat(warnings()).singleElement().asString().contains("Pool single: no session check: maxSize is 1");
+    }
 }

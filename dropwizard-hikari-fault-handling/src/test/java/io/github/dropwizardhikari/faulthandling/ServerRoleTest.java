@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -47,13 +48,18 @@ class ServerRoleTest {
     }
 
     private ServerRole started(String name) {
+        return started(name, block, new PrimaryServers(), Set.of(), true);
+    }
+
+    private ServerRole started(String name, PrimaryServers itsBlock, PrimaryServers application,
+                               Set<String> endpoints, boolean checks) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl("jdbc:h2:mem:server_role;DB_CLOSE_DELAY=-1");
         config.setMaximumPoolSize(2);
         HikariDataSource pool = new HikariDataSource(config);
         pools.add(pool);
-        ServerRole role = new ServerRole(name, block, connection -> reported.get());
+        ServerRole role = new ServerRole(name, itsBlock, application, endpoints, checks, connection -> reported.get());
         role.started(pool);
         return role;
     }
@@ -131,16 +137,58 @@ class ServerRoleTest {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
 
-        assertThat(ServerRole.of(config, block)).isNull();
+        assertThat(ServerRole.of(config, block, new PrimaryServers(), true)).isNull();
     }
 
     @Test
     void aReadOnlyBlockIsLeftAloneAndAPrimaryBlockIsChecked() {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl("jdbc:postgresql://a,b/app?targetServerType=primary");
-        assertThat(ServerRole.of(config, block)).isNotNull();
+        assertThat(ServerRole.of(config, block, new PrimaryServers(), true)).isNotNull();
 
         config.setReadOnly(true);
-        assertThat(ServerRole.of(config, block)).isNull();
+        assertThat(ServerRole.of(config, block, new PrimaryServers(), true)).isNull();
+    }
+
+    @Test
+    void readOnlyEvidenceReachesThePoolsOfOtherBlocksOnTheSameServerOnly() throws Exception {
+        PrimaryServers application = new PrimaryServers();
+        ServerRole writes = started("role-app-writes", block, application, Set.of("db-a:5432", "10.0.0.1:5432"),
+            true);
+        // another block, without failoverEviction, whose URL names the address the first one's host resolved to
+        started("role-app-reads", new PrimaryServers(), application, Set.of("10.0.0.1:5432"), false);
+        ServerRole elsewhere = started("role-app-elsewhere", new PrimaryServers(), application,
+            Set.of("db-b:5432", "10.0.0.2:5432"), true);
+        reported.set("in_hot_standby=on");
+
+        assertThatThrownBy(() -> writes.borrowed(pools.get(0).getConnection())).isInstanceOf(SQLException.class);
+
+        assertThat(warnings()).hasSize(2).anySatisfy(line -> assertThat(line).startsWith("Pool role-app-reads: pool "
+            + "role-app-writes found in_hot_standby=on: retired all ")).anySatisfy(line -> assertThat(line)
+            .startsWith("Pool role-app-writes: the server reports in_hot_standby=on: retired all ")
+            .endsWith("; retired too, reaching the same server: role-app-reads"));
+        reported.set(null);
+        assertThat(elsewhere.problem()).as("a pool on another server").isEmpty();
+    }
+
+    @Test
+    void aPoolThatDoesNotLookForEvidenceHandsOutItsConnections() throws SQLException {
+        ServerRole reads = started("role-no-check", block, new PrimaryServers(), Set.of(), false);
+        reported.set("in_hot_standby=on");
+        Connection connection = pools.get(0).getConnection();
+
+        assertThat(reads.borrowed(connection)).isSameAs(connection);
+        assertThat(warnings()).isEmpty();
+        connection.close();
+    }
+
+    @Test
+    void endpointsAreEachHostAndPortOfTheUrlAndTheAddressesTheyResolveTo() {
+        assertThat(ServerRole.endpoints("jdbc:postgresql://127.0.0.1:6543,[::1]/app?targetServerType=primary"))
+            .contains("127.0.0.1:6543", "::1:5432", "0:0:0:0:0:0:0:1:5432");
+        assertThat(ServerRole.endpoints("jdbc:postgresql://localhost/app")).contains("localhost:5432",
+            "127.0.0.1:5432");
+        assertThat(ServerRole.endpoints("jdbc:mariadb://db.invalid:3307/app")).containsExactly("db.invalid:3307");
+        assertThat(ServerRole.endpoints("jdbc:h2:mem:app")).containsExactly("jdbc:h2:mem:app");
     }
 }

@@ -153,6 +153,67 @@ class DeadSessionPostgresIT {
         }
     }
 
+    /**
+     * The check's own connection counts within {@code maxSize}: under borrowers that exhaust the pool and hold their
+     * connections past the check's interval (so the check opens its connection), the application's sessions on the
+     * server never pass {@code maxSize}, and the pool's reported maximum is what it lends.
+     */
+    @Test
+    void thePoolAndItsCheckNeverOpenMoreThanMaxSize() throws Exception {
+        int maxSize = 3;
+        String name = "it-dead-session-within-max-size";
+        HikariDataSourceFactory factory = PoolConfiguration.HIKARI_FAULT_HANDLING.hikariFactory(database, maxSize,
+            Duration.seconds(1));
+        // the check's connection takes the pool's properties, so both carry this name in pg_stat_activity
+        factory.setProperties(java.util.Map.of("ApplicationName", name));
+        MetricRegistry metrics = new MetricRegistry();
+        ManagedDataSource dataSource = factory.build(metrics, name);
+        dataSource.start();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
+        int most = 0;
+        try {
+            for (int i = 0; i < 2 * maxSize; i++) {
+                borrowers.execute(() -> {
+                    while (running.get()) {
+                        try (Connection connection = dataSource.getConnection();
+                             Statement statement = connection.createStatement()) {
+                            statement.executeQuery("SELECT pg_sleep(1.5)");
+                        } catch (SQLException e) {
+                            // the pool is exhausted: waiting borrowers time out, as the load means
+                        }
+                    }
+                });
+            }
+            try (Connection observer = database.connect();
+                 java.sql.PreparedStatement count = observer.prepareStatement(
+                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+                count.setString(1, name);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+                while (System.nanoTime() < until) {
+                    try (ResultSet row = count.executeQuery()) {
+                        row.next();
+                        most = Math.max(most, row.getInt(1));
+                    }
+                    TimeUnit.MILLISECONDS.sleep(50);
+                }
+            }
+            assertThat(metrics.getGauges().get(name + ".pool.MaxConnections").getValue())
+                .as("the pool's reported maximum: what it lends beside the check's connection").isEqualTo(maxSize - 1);
+        } finally {
+            running.set(false);
+            borrowers.shutdown();
+            borrowers.awaitTermination(10, TimeUnit.SECONDS);
+            dataSource.stop();
+        }
+        assertThat(most).as("the most sessions of the pool and its check at once (the check ran: one more than the "
+            + "pool lends)").isEqualTo(maxSize);
+        report.record("PostgreSQL: borrowers that exhaust a pool of `maxSize: 3` and hold each connection 1.5 s (past "
+                + "the session check's interval): the most sessions of the pool and its check in pg_stat_activity",
+            PoolConfiguration.HIKARI_FAULT_HANDLING, most + " (the pool lends " + (maxSize - 1)
+                + ", the check holds one)");
+    }
+
     private record Read(long borrowedNanos, String server) {
     }
 
@@ -255,6 +316,124 @@ class DeadSessionPostgresIT {
                 }
             }
         }
+    }
+
+    /**
+     * Read-only evidence found by one block reaches every pool of the application with {@code fault-handling} whose
+     * URL reaches the same server: a block that names the server by its address rather than its host name (and does
+     * not set {@code failoverEviction}) is retired with it; a block that asks for a standby
+     * ({@code readOnlyByDefault}) and a block on another server keep their sessions.
+     */
+    @Test
+    void failoverEvidenceReachesEveryPoolOfTheApplicationOnThatServer() throws Exception {
+        TestDatabase a = server(serverA);
+        TestDatabase aByAddress = a.through(a.hostAndPort().replace("localhost", "127.0.0.1"));
+        TestDatabase b = server(serverB);
+        execute(a, "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()",
+            "DROP TABLE IF EXISTS writes", "CREATE TABLE writes (id SERIAL PRIMARY KEY)");
+        ch.qos.logback.classic.Logger roleLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+            .getLogger("io.github.dropwizardhikari.faulthandling.ServerRole");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+            new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        roleLog.addAppender(logged);
+        // the suite's logging is quiet: the WARN that names the pools retired is read here
+        ch.qos.logback.classic.Level level = roleLog.getLevel();
+        roleLog.setLevel(ch.qos.logback.classic.Level.WARN);
+        // one application: the blocks' pools share its registry
+        MetricRegistry application = new MetricRegistry();
+        java.util.Map<String, TestDatabase> servers = new java.util.LinkedHashMap<>();
+        java.util.Map<String, ManagedDataSource> pools = new java.util.LinkedHashMap<>();
+        try {
+            HikariDataSourceFactory writes = PoolConfiguration.HIKARI_FAULT_HANDLING.hikariFactory(a, 2, MAX_WAIT);
+            HikariDataSourceFactory reads = PoolConfiguration.hikari(aByAddress, 2, MAX_WAIT);
+            reads.setExtensions(java.util.List.of(new io.github.dropwizardhikari.faulthandling
+                .FaultHandlingExtension()));
+            HikariDataSourceFactory standby = PoolConfiguration.HIKARI_FAULT_HANDLING.hikariFactory(aByAddress, 2,
+                MAX_WAIT);
+            standby.setReadOnlyByDefault(true);
+            HikariDataSourceFactory other = PoolConfiguration.HIKARI_FAULT_HANDLING.hikariFactory(b, 2, MAX_WAIT);
+            for (Object[] block : new Object[][] {{"it-reach-writes", writes, a}, {"it-reach-reads", reads, a},
+                {"it-reach-standby", standby, a}, {"it-reach-other", other, b}}) {
+                String name = (String) block[0];
+                HikariDataSourceFactory factory = (HikariDataSourceFactory) block[1];
+                factory.setProperties(java.util.Map.of("ApplicationName", name));
+                ManagedDataSource pool = factory.build(application, name);
+                pool.start();
+                pools.put(name, pool);
+                servers.put(name, (TestDatabase) block[2]);
+            }
+            java.util.Map<String, java.util.Set<Long>> before = new java.util.HashMap<>();
+            for (String name : pools.keySet()) {
+                Requests.await(name + " has its sessions open", 10_000, () -> Requests.selectOne(pools.get(name))
+                    && !sessionsNow(servers.get(name), name).isEmpty());
+                before.put(name, sessions(servers.get(name), name));
+            }
+
+            execute(a, "ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
+            String evidence = null;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (evidence == null && System.nanoTime() < until) {
+                try (Connection connection = pools.get("it-reach-writes").getConnection();
+                     Statement statement = connection.createStatement()) {
+                    statement.executeUpdate("INSERT INTO writes DEFAULT VALUES");
+                } catch (SQLException e) {
+                    if ("25006".equals(e.getSQLState())) {
+                        evidence = e.getMessage();
+                    }
+                }
+                pause();
+            }
+            assertThat(evidence).as("the writing block found the server read-only").isNotNull();
+
+            Requests.await("the reading block's sessions on the same server are closed", 10_000, () -> {
+                java.util.Set<Long> left = sessionsNow(a, "it-reach-reads");
+                left.retainAll(before.get("it-reach-reads"));
+                return left.isEmpty();
+            });
+            TimeUnit.MILLISECONDS.sleep(500);
+            assertThat(sessions(a, "it-reach-standby")).as("the standby block's sessions")
+                .containsAll(before.get("it-reach-standby"));
+            assertThat(sessions(b, "it-reach-other")).as("the sessions of the block on another server")
+                .containsAll(before.get("it-reach-other"));
+            assertThat(logged.list).map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).startsWith("Pool it-reach-writes: ").contains("retired too")
+                    .endsWith("it-reach-reads"));
+        } finally {
+            roleLog.detachAppender(logged);
+            roleLog.setLevel(level);
+            pools.values().forEach(pool -> {
+                try {
+                    pool.stop();
+                } catch (Exception e) {
+                    // the next pool still stops
+                }
+            });
+            execute(a, "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
+        }
+    }
+
+    private static java.util.Set<Long> sessionsNow(TestDatabase server, String applicationName) {
+        try {
+            return sessions(server, applicationName);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static java.util.Set<Long> sessions(TestDatabase server, String applicationName) throws SQLException {
+        java.util.Set<Long> pids = new java.util.HashSet<>();
+        try (Connection connection = server.connect();
+             java.sql.PreparedStatement statement = connection.prepareStatement(
+                 "SELECT pid FROM pg_stat_activity WHERE application_name = ?")) {
+            statement.setString(1, applicationName);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    pids.add(rows.getLong(1));
+                }
+            }
+        }
+        return pids;
     }
 
     private static void pause() {

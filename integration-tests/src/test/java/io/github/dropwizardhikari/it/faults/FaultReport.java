@@ -60,9 +60,13 @@ final class FaultReport {
             shared memory, no table and no lock (0.15 ms on the test machine); `SELECT pg_backend_pid()` once when \
             that connection opens, and a new connection only after a missing session or a silence. On the client: \
             one thread per pool, none per connection, and a map entry per borrowed connection. The check's \
-            connection is outside `maxSize`: a pool whose every connection is stuck on a silent server cannot lend \
-            one to check with, and taking one from `maxSize` would shrink the pool its block sized; count one more \
-            connection per pool in the server's `max_connections`.
+            connection counts within `maxSize`: a pool whose every connection is stuck on a silent server cannot \
+            lend one to check with, so while the check is on the pool lends at most `maxSize` − 1 (its `minSize` \
+            capped to that), said in the start's `INFO` line, and the pool's `MaxConnections` is that figure; the \
+            pool and its check together never hold more than `maxSize` sessions (the row "borrowers that exhaust a \
+            pool" above counts them in `pg_stat_activity`). With `maxSize: 1` the check cannot run within it: the \
+            pool runs without it, said at start in one `WARN`. When the check turns itself off behind a pooler, the \
+            pool lends up to `maxSize` again.
             - **Where there is nothing to check.** H2, MariaDB/MySQL and other databases (the check knows \
             PostgreSQL's view alone for now), a pool configured by `dataSourceClassName`, and a multi-host URL \
             without `targetServerType=primary` (its sessions may live on servers the check does not reach) run \
@@ -70,17 +74,23 @@ final class FaultReport {
             pooler's, not the server's: the check sees that on its first connection (`pg_backend_pid()` differs), \
             turns itself off and says why in one `WARN`. `sessionCheckInterval: 0` turns it off.
 
-            ## Failover evidence reaches every pool of the block
+            ## Failover evidence reaches every pool on that server
 
             With `failoverEviction: true`, a write refused as read-only (SQLState `25006`), or a borrow whose \
             PostgreSQL connection reports `in_hot_standby` or `default_transaction_read_only` `on` (read from \
             pgJDBC's parameter statuses, no round trip), under a block that expects a primary retires the \
-            connections of every pool built from that block, and the borrow that found it fails with `25006`. A \
-            block that asks for a standby (`readOnlyByDefault`, `targetServerType=secondary` or `preferSecondary`) \
-            is left alone. The row "one block of two pools" above is `DeadSessionPostgresIT` on two embedded \
-            servers behind a TCP proxy: the core alone keeps reading from the old primary; with `fault-handling`, \
-            no read borrowed after the first evidence came from it. `<pool>.pool.ConnectivityCheck` is unhealthy, \
-            with the cause in one line, while the pool's server cannot serve the block.
+            connections of every pool built from that block, and of every pool of the application (the pools sharing \
+            its `MetricRegistry`) with `fault-handling` named, whatever its `failoverEviction`, whose URL reaches \
+            the same server: the same host and port, or a host name that resolved to the same address when the pool \
+            started (a multi-host URL counts as reaching each of its hosts). The borrow that found it fails with \
+            `25006`, and its `WARN` names the pools retired. A block that asks for a standby (`readOnlyByDefault`, \
+            `targetServerType=secondary` or `preferSecondary`) is left alone, and so is a pool on another server. \
+            The row "one block of two pools" above is `DeadSessionPostgresIT` on two embedded servers behind a TCP \
+            proxy: the core alone keeps reading from the old primary; with `fault-handling`, no read borrowed after \
+            the first evidence came from it. The same suite checks the reach across blocks: a block that names the \
+            server by its address and does not set `failoverEviction` has its sessions closed, a standby block and a \
+            block on another server keep theirs. `<pool>.pool.ConnectivityCheck` is unhealthy, with the cause in one \
+            line, while the pool's server cannot serve the block.
 
             ## A failover on a primary/standby pair
 

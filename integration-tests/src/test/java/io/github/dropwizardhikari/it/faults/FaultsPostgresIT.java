@@ -177,7 +177,8 @@ class FaultsPostgresIT {
             try (Requests.Loops loops = new Requests.Loops(dataSource, 8)) {
                 Requests.await("the loops are running", 10_000, () -> loops.served() > 100);
                 before = backendPids(name);
-                assertThat(before).as("the pool's server processes under load").hasSize(4);
+                assertThat(before).as("the pool's server processes under load")
+                    .hasSize(Requests.lends(dataSource, 4));
                 ended = before.iterator().next();
                 try (Connection admin = database.connect(); Statement statement = admin.createStatement()) {
                     statement.execute("SELECT pg_terminate_backend(" + ended + ")");
@@ -216,7 +217,7 @@ class FaultsPostgresIT {
         try {
             Requests.openAll(dataSource, 4);
             Set<Integer> before = backendPids(name);
-            assertThat(before).hasSize(4);
+            assertThat(before).hasSize(Requests.lends(dataSource, 4));
             int timedOut;
             try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
                  ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
@@ -302,9 +303,15 @@ class FaultsPostgresIT {
      */
     private static List<Future<?>> exhaustWithSleepers(ExecutorService slow, ManagedDataSource dataSource)
         throws InterruptedException {
-        CountDownLatch bothRunning = new CountDownLatch(2);
+        int lent;
+        try {
+            lent = Requests.lends(dataSource, 2);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        CountDownLatch bothRunning = new CountDownLatch(lent);
         List<Future<?>> sleepers = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < lent; i++) {
             sleepers.add(slow.submit(() -> {
                 try (Connection connection = dataSource.getConnection();
                      Statement statement = connection.createStatement()) {

@@ -43,11 +43,15 @@ final class Requests {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     }
 
-    /** Borrows {@code size} connections at once and gives them back: the pool then has that many open. */
+    /**
+     * Borrows {@code size} connections at once, or as many as the pool lends when that is fewer (fault-handling's
+     * session check keeps one of {@code maxSize} on PostgreSQL), and gives them back: the pool then has that many open.
+     */
     static void openAll(ManagedDataSource dataSource, int size) throws SQLException {
         List<Connection> held = new ArrayList<>();
+        int lent = lends(dataSource, size);
         try {
-            for (int i = 0; i < size; i++) {
+            for (int i = 0; i < lent; i++) {
                 held.add(dataSource.getConnection());
             }
         } finally {
@@ -55,6 +59,15 @@ final class Requests {
                 connection.close();
             }
         }
+    }
+
+    /**
+     * @return {@code size}, or what the pool lends when that is fewer: fault-handling's session check keeps one
+     * connection of {@code maxSize} on PostgreSQL
+     */
+    static int lends(ManagedDataSource dataSource, int size) throws SQLException {
+        return dataSource.isWrapperFor(com.zaxxer.hikari.HikariDataSource.class)
+            ? Math.min(size, dataSource.unwrap(com.zaxxer.hikari.HikariDataSource.class).getMaximumPoolSize()) : size;
     }
 
     /** Request loops, each sending {@link #selectOne} again as soon as the last one answered, counting outcomes. */

@@ -110,6 +110,10 @@ class SilentDatabasePostgresIT {
             HikariDataSourceFactory factory = pool.hikariFactory(target, 2, wait);
             factory.setRemoveAbandoned(true);
             factory.setRemoveAbandonedTimeout(abandon);
+            if (pool == PoolConfiguration.HIKARI_FAULT_HANDLING) {
+                // it lends 2 beside the session check's own connection
+                factory.setMaxSize(3);
+            }
             dataSource = factory.build(new MetricRegistry(), name);
         } else {
             DataSourceFactory factory = PoolConfiguration.tomcat(target, 2, wait);
