@@ -188,7 +188,7 @@ class FailoverPostgresIT {
         try {
             dataSource.start();
             // fault-handling's session check keeps one connection of maxSize for itself on PostgreSQL
-            int lent = ((Number) metrics.getGauges().get(name + ".pool.MaxConnections").getValue()).intValue();
+            int lent = Requests.lends(dataSource, 3);
             Set<Long> before = sessions(dataSource, kind, lent);
             List<String> errors = new ArrayList<>();
             try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {

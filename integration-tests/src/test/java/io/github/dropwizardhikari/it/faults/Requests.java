@@ -1,5 +1,6 @@
 package io.github.dropwizardhikari.it.faults;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 
 import java.sql.Connection;
@@ -66,8 +67,8 @@ final class Requests {
      * connection of {@code maxSize} on PostgreSQL
      */
     static int lends(ManagedDataSource dataSource, int size) throws SQLException {
-        return dataSource.isWrapperFor(com.zaxxer.hikari.HikariDataSource.class)
-            ? Math.min(size, dataSource.unwrap(com.zaxxer.hikari.HikariDataSource.class).getMaximumPoolSize()) : size;
+        return dataSource.isWrapperFor(HikariDataSource.class)
+            ? Math.min(size, dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize()) : size;
     }
 
     /** Request loops, each sending {@link #selectOne} again as soon as the last one answered, counting outcomes. */
