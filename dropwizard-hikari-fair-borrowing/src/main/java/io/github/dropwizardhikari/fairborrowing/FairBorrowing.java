@@ -23,9 +23,8 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>It has no settings: a fair semaphore of {@code maxSize} places sits before HikariCP's {@code getConnection()},
- * a borrower waits {@code maxWaitForConnection} in all, queue and HikariCP together, and a returned connection gives
- * its place back through HikariCP's metrics tracker (see {@link BorrowGate}). The connections are HikariCP's own;
- * nothing is wrapped.</p>
+ * a borrower waits {@code maxWaitForConnection} in all, queue and HikariCP together, on its own thread, and a
+ * returned connection gives its place back, whoever closes it (see {@link BorrowGate}).</p>
  */
 @JsonTypeName("fair-borrowing")
 public final class FairBorrowing implements PoolExtension {
@@ -38,7 +37,10 @@ public final class FairBorrowing implements PoolExtension {
             config.getConnectionTimeout(), metrics));
     }
 
-    /** Puts {@code gate} in front of the pool and its tracker between HikariCP and the pool's own tracker. */
+    /**
+     * Puts {@code gate} in front of the pool, and its tracker between HikariCP and the pool's own tracker, for the
+     * figures alone: the time queued at the gate in HikariCP's record of the borrow, those queued among the pending.
+     */
     static BorrowGate attach(HikariConfig config, BorrowGate gate) {
         MetricsTrackerFactory recording = config.getMetricsTrackerFactory();
         config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null ? RECORDS_NOTHING

@@ -3,9 +3,9 @@ package io.github.dropwizardhikari.fairborrowing;
 import com.zaxxer.hikari.metrics.PoolStats;
 
 /**
- * HikariCP's pool figures with the borrowers queued at the gate counted as pending too, and helpers no borrower
- * waits for any more not counted, so that {@code PendingConnections} shows everyone waiting for a connection. The
- * figures are HikariCP's own, read through; this class caches nothing.
+ * HikariCP's pool figures with the borrowers queued at the gate counted as pending too, so that
+ * {@code PendingConnections} shows everyone waiting for a connection. The figures are HikariCP's own, read through;
+ * this class caches nothing.
  */
 final class QueueCountingStats extends PoolStats {
     private final PoolStats pool;
@@ -19,7 +19,7 @@ final class QueueCountingStats extends PoolStats {
 
     @Override
     public int getPendingThreads() {
-        return gate.pending(pool.getPendingThreads());
+        return pool.getPendingThreads() + gate.waiting();
     }
 
     @Override

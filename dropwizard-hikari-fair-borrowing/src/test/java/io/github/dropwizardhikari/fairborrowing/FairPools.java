@@ -34,20 +34,15 @@ final class FairPools implements AutoCloseable {
     final HealthCheckRegistry healthChecks = new HealthCheckRegistry();
     private final List<ManagedHikariDataSource> built = new ArrayList<>();
     private final Map<String, BorrowGate> gates = new ConcurrentHashMap<>();
-    private final long sweepMillis;
+    // HikariCP's connection of each thread's last borrow, as the core tells the extensions
+    private final ThreadLocal<Connection> lastLent = new ThreadLocal<>();
 
     FairPools() {
-        this(BorrowGate.SWEEP_MILLIS);
-    }
-
-    /** @param sweepMillis how often each gate looks for lost places short of any event (the extension's: 1 s) */
-    FairPools(long sweepMillis) {
-        this(sweepMillis, new MetricRegistry());
+        this(new MetricRegistry());
     }
 
     /** @param metrics the registry the pools and their gates register in: a test's own can hold a borrower back */
-    FairPools(long sweepMillis, MetricRegistry metrics) {
-        this.sweepMillis = sweepMillis;
+    FairPools(MetricRegistry metrics) {
         this.metrics = metrics;
     }
 
@@ -141,14 +136,52 @@ final class FairPools implements AutoCloseable {
         built.forEach(ManagedHikariDataSource::stop);
     }
 
-    /** The extension itself, which also hands this class each gate it attaches. */
+    /**
+     * @return HikariCP's own connection of this thread's last borrow: the connection lent is the core's, which
+     *     HikariCP's {@code evictConnection} does not take
+     */
+    Connection hikariConnectionOfLastBorrow() {
+        return lastLent.get();
+    }
+
+    /** The extension itself, which also hands this class each gate it attaches and each connection HikariCP lends. */
     private final class KeepingGates implements PoolExtension {
         @Override
         public PoolHooks attach(HikariConfig config, MetricRegistry registry) {
             BorrowGate gate = FairBorrowing.attach(config, new BorrowGate(config.getPoolName(),
-                config.getMaximumPoolSize(), config.getConnectionTimeout(), registry, sweepMillis));
+                config.getMaximumPoolSize(), config.getConnectionTimeout(), registry));
             gates.put(config.getPoolName(), gate);
-            return gate;
+            return new PoolHooks() {
+                @Override
+                public Connection borrow(Borrow next) throws SQLException {
+                    return gate.borrow(next);
+                }
+
+                @Override
+                public void borrowed(Connection connection) {
+                    lastLent.set(connection);
+                }
+
+                @Override
+                public void returned(Connection connection) {
+                    gate.returned(connection);
+                }
+
+                @Override
+                public void started(HikariDataSource pool) {
+                    gate.started(pool);
+                }
+
+                @Override
+                public void stopping() {
+                    gate.stopping();
+                }
+
+                @Override
+                public void stopped() {
+                    gate.stopped();
+                }
+            };
         }
     }
 }

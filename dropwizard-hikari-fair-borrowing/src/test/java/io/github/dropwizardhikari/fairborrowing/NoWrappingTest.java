@@ -8,6 +8,7 @@ import org.h2.jdbc.JdbcStatement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -22,9 +23,10 @@ import static io.github.dropwizardhikari.fairborrowing.FairPools.hikari;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The gate wraps nothing: a connection borrowed through it, and every statement, result set and metadata object it
- * leads to, is the very object HikariCP hands out without the extension, so every JDBC call, default methods,
- * {@code unwrap} and what the driver throws included, is HikariCP's and the driver's own.
+ * The gate wraps nothing: the connection lent is the core's, which it lends while an extension listens for returns
+ * (a {@code java.lang.reflect.Proxy} of HikariCP's), and every statement, result set and metadata object it leads to
+ * is the very object HikariCP hands out without the extension, so every JDBC call, default methods, {@code unwrap}
+ * and what the driver throws included, is HikariCP's and the driver's own.
  */
 class NoWrappingTest {
     private final FairPools pools = new FairPools();
@@ -39,8 +41,12 @@ class NoWrappingTest {
         ManagedHikariDataSource dataSource = pools.build("own-classes", 2, 1_000);
         HikariDataSource hikari = hikari(dataSource);
         try (Connection gated = dataSource.getConnection(); Connection direct = hikari.getConnection()) {
-            assertThat(classesOf(gated)).isEqualTo(classesOf(direct));
-            assertThat(gated.getClass().getPackageName()).isEqualTo("com.zaxxer.hikari.pool");
+            List<Class<?>> throughTheGate = classesOf(gated);
+            List<Class<?>> hikarisOwn = classesOf(direct);
+            assertThat(Proxy.isProxyClass(throughTheGate.get(0))).as("the core's connection").isTrue();
+            assertThat(hikarisOwn.get(0).getPackageName()).isEqualTo("com.zaxxer.hikari.pool");
+            assertThat(throughTheGate.subList(1, throughTheGate.size()))
+                .isEqualTo(hikarisOwn.subList(1, hikarisOwn.size()));
         }
     }
 
@@ -69,12 +75,14 @@ class NoWrappingTest {
              Statement statement = connection.createStatement();
              PreparedStatement prepared = connection.prepareStatement("SELECT 1");
              ResultSet rows = prepared.executeQuery()) {
-            assertThat(statement.getConnection()).isSameAs(connection);
-            assertThat(prepared.getConnection()).isSameAs(connection);
+            // HikariCP's connection, behind the core's: the same driver connection
+            JdbcConnection driver = connection.unwrap(JdbcConnection.class);
+            assertThat(statement.getConnection().unwrap(JdbcConnection.class)).isSameAs(driver);
+            assertThat(prepared.getConnection()).isSameAs(statement.getConnection());
             assertThat(rows.getStatement()).isSameAs(prepared);
             assertThat(rows.next()).isTrue();
             assertThat(rows.getInt(1)).isEqualTo(1);
-            assertThat(connection.getMetaData().getConnection()).isSameAs(connection);
+            assertThat(connection.getMetaData().getConnection()).isSameAs(statement.getConnection());
             try (ResultSet generated = statement.executeQuery("SELECT 2")) {
                 assertThat(generated.getStatement()).isSameAs(statement);
             }

@@ -16,15 +16,13 @@ import static io.github.dropwizardhikari.fairborrowing.FairPools.assertServesExa
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A borrower that has just been given its place at the gate, and has not yet gone on to HikariCP, holds that place:
- * the look for lost places (every 50 ms here) must not give it back while the borrower's thread is held there.
+ * A borrower that has just been given its place at the gate, and has not yet gone on to HikariCP, holds that place
+ * while its thread is held there: nothing but its connection's return gives it back.
  */
 class PlaceJustGivenTest {
-    private static final long SWEEP_MILLIS = 50;
-
     private final CountDownLatch queuedTimeRecorded = new CountDownLatch(1);
     private final CountDownLatch goOn = new CountDownLatch(1);
-    private final FairPools pools = new FairPools(SWEEP_MILLIS, new HoldingRegistry());
+    private final FairPools pools = new FairPools(new HoldingRegistry());
 
     @AfterEach
     void stopAll() {
@@ -48,7 +46,7 @@ class PlaceJustGivenTest {
         first.close();
         // the queued borrower has its place and is held where the gate records its time in the queue
         assertThat(queuedTimeRecorded.await(20, TimeUnit.SECONDS)).isTrue();
-        TimeUnit.MILLISECONDS.sleep(10 * SWEEP_MILLIS);
+        TimeUnit.MILLISECONDS.sleep(500);
         assertThat(gate.freePlaces()).as("free places while the borrower holds the only one").isZero();
 
         goOn.countDown();

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A borrower waits {@code maxWaitForConnection} in all, at the gate and inside HikariCP together, as with Tomcat's
  * fair queue, in the cases where a borrower that queued for its place then finds no connection in HikariCP: it is
- * refused with HikariCP's own timeout at its time, not after a second wait inside HikariCP.
+ * refused with HikariCP's own timeout at its time, not after a second wait inside HikariCP, on its own thread.
  */
 class WholeWaitTest {
     private static final long TIMEOUT_MILLIS = 5_000;
@@ -52,9 +52,8 @@ class WholeWaitTest {
     /**
      * The queue's first borrower gets its place when the only connection comes back, but a borrow that skipped the
      * gate (HikariCP's data source used directly), already waiting inside HikariCP, takes that connection (and
-     * validates it for half a second before it takes a place) and keeps it. A helper waits inside HikariCP for the
-     * borrower, who is refused at its timeout; the connection the helper gets later goes back to the pool, and
-     * neither its wait nor a second refusal is counted.
+     * validates it for half a second) and keeps it. The borrower waits inside HikariCP under the gate's deadline
+     * and is refused at its timeout, counted once; nothing is left waiting inside HikariCP.
      */
     @Test
     void aBorrowerWhoseConnectionABorrowPastTheGateTookWaitsTheTimeoutInAll() throws Exception {
@@ -104,25 +103,25 @@ class WholeWaitTest {
             .isExactlyInstanceOf(SQLTransientConnectionException.class)
             .hasMessageMatching("skipped" + REFUSAL)
             .hasNoCause();
-        assertThat(gate.handedOff()).as("borrows a helper made").isEqualTo(1);
+        assertThat(gate.underDeadline()).as("borrows under the gate's deadline").isEqualTo(1);
+        assertThat(outcome.interrupted()).as("the borrower's interrupt flag after the refusal").isFalse();
         assertThat(metrics.meter("skipped.pool.ConnectionTimeoutRate").getCount()).isEqualTo(timeoutsBefore + 1);
-        // the helper still waits inside HikariCP, for nobody: it is not pending
-        assertThat(bean.getThreadsAwaitingConnection()).as("threads inside HikariCP").isEqualTo(1);
+        assertThat(bean.getThreadsAwaitingConnection()).as("threads inside HikariCP").isEqualTo(0);
         assertThat(pending.getValue()).as("PendingConnections once the borrower was refused").isEqualTo(0);
 
         taken.close();
-        await("the helper has given the connection back", () -> gate.givenUp() == 0 && gate.freePlaces() == 1);
+        await("every place is back", () -> gate.freePlaces() == 1);
         assertThat(metrics.meter("skipped.pool.ConnectionTimeoutRate").getCount()).isEqualTo(timeoutsBefore + 1);
-        // the first borrow and the direct one: the refused borrower's and its helper's are no borrower's wait
+        // the first borrow and the direct one: the refused borrower's is no borrower's wait
         assertThat(metrics.timer("skipped.pool.Wait").getCount()).isEqualTo(2);
         hikari.getHikariConfigMXBean().setConnectionTimeout(1_000);
         FairPools.assertServesExactly(dataSource, gate, 1);
     }
 
     /**
-     * The queue's first borrower gets its place when HikariCP closes the only connection (evicted while borrowed),
-     * but HikariCP cannot open another (the user's password changed): the borrower is refused at its timeout, not
-     * after a second wait inside HikariCP, and HikariCP's own refusal of the helper, later, is not counted again.
+     * The queue's first borrower gets its place when the only connection, evicted while borrowed, is closed, but
+     * HikariCP cannot open another (the user's password changed): the borrower is refused at its timeout, not after a
+     * second wait inside HikariCP, counted once.
      */
     @Test
     void aBorrowerWhoQueuedWhileThePoolCannotOpenAConnectionWaitsTheTimeoutInAll() throws Exception {
@@ -134,6 +133,7 @@ class WholeWaitTest {
         long timeoutsBefore = metrics.meter("cannot-open.pool.ConnectionTimeoutRate").getCount();
 
         Connection only = dataSource.getConnection();
+        Connection hikariConnection = pools.hikariConnectionOfLastBorrow();
         try (Statement statement = only.createStatement()) {
             statement.execute("ALTER USER SA SET PASSWORD 'changed'");
         }
@@ -141,28 +141,29 @@ class WholeWaitTest {
         CompletableFuture<Outcome> queued = borrow(dataSource);
         await("the borrower queues", () -> gate.waiting() == 1);
         sleepUntil(started, QUEUED_MILLIS);
-        hikari.evictConnection(only);
+        hikari.evictConnection(hikariConnection);
+        only.close();
 
         Outcome outcome = queued.get(20, TimeUnit.SECONDS);
         assertWithinTheTimeout(outcome);
         assertThat((Throwable) outcome.refusal()).as("the borrower that passed the gate with no connection to get")
             .isExactlyInstanceOf(SQLTransientConnectionException.class)
             .hasMessageMatching("cannot-open" + REFUSAL);
-        assertThat(gate.handedOff()).as("borrows a helper made").isEqualTo(1);
+        assertThat(gate.underDeadline()).as("borrows under the gate's deadline").isEqualTo(1);
+        assertThat(outcome.interrupted()).as("the borrower's interrupt flag after the refusal").isFalse();
         assertThat(metrics.meter("cannot-open.pool.ConnectionTimeoutRate").getCount())
             .isEqualTo(timeoutsBefore + 1);
-        assertThat(bean.getThreadsAwaitingConnection()).as("threads inside HikariCP").isEqualTo(1);
+        assertThat(bean.getThreadsAwaitingConnection()).as("threads inside HikariCP").isEqualTo(0);
         assertThat(pending.getValue()).as("PendingConnections once the borrower was refused").isEqualTo(0);
 
-        await("HikariCP refused the helper", () -> gate.givenUp() == 0 && gate.freePlaces() == 1);
+        assertThat(gate.freePlaces()).isEqualTo(1);
         assertThat(metrics.meter("cannot-open.pool.ConnectionTimeoutRate").getCount())
             .isEqualTo(timeoutsBefore + 1);
         assertThat(metrics.timer("cannot-open.pool.Wait").getCount()).isEqualTo(1);
         assertThat(gate.waiting()).isZero();
-        only.close();
     }
 
-    /** Borrowers that queue on a pool with a connection for every place borrow on their own threads, no helper. */
+    /** Borrowers that queue on a pool with a connection for every place need no deadline. */
     @Test
     void queuedBorrowersOfAHealthyPoolNeedNoHelper() throws Exception {
         ManagedHikariDataSource dataSource = pools.build("healthy", 2, 20_000);
@@ -190,8 +191,8 @@ class WholeWaitTest {
         assertThat(metrics.timer("healthy.pool.GateWait").getCount()).as("borrows that queued")
             .isGreaterThanOrEqualTo(borrowers.length);
         // a borrower that comes back the moment a connection is returned may find it not yet in HikariCP's bag,
-        // and a helper borrow then is correct but slower: never the rule (CI's quiet runs saw 11-12% of them)
-        assertThat(gate.handedOff()).as("borrows a helper made, of 1,600").isLessThan(800);
+        // and a deadline then is correct but slower: never the rule (CI's quiet runs saw 11-12% of them)
+        assertThat(gate.underDeadline()).as("borrows under a deadline, of 1,600").isLessThan(800);
         assertThat(gate.freePlaces()).isEqualTo(2);
     }
 
@@ -199,9 +200,9 @@ class WholeWaitTest {
         return CompletableFuture.supplyAsync(() -> {
             long started = System.nanoTime();
             try (Connection connection = dataSource.getConnection()) {
-                return new Outcome(millisSince(started), null);
+                return new Outcome(millisSince(started), null, Thread.interrupted());
             } catch (SQLException e) {
-                return new Outcome(millisSince(started), e);
+                return new Outcome(millisSince(started), e, Thread.interrupted());
             }
         }, threads);
     }
@@ -227,7 +228,7 @@ class WholeWaitTest {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
     }
 
-    /** How a borrow ended: after how long, and its refusal if it was refused. */
-    private record Outcome(long millis, @Nullable SQLException refusal) {
+    /** How a borrow ended: after how long, its refusal if it was refused, and whether its thread was interrupted. */
+    private record Outcome(long millis, @Nullable SQLException refusal, boolean interrupted) {
     }
 }
