@@ -225,12 +225,12 @@ final class BorrowGate implements PoolHooks {
         if (counts.getThreadsAwaitingConnection() >= before) {
             return false;
         }
-        int lent = counts.getActiveConnections();
+        int active = counts.getActiveConnections();
         int total = counts.getTotalConnections();
         int free = places.availablePermits();
         long entering = Math.max(before, inFlight.sum());
         // a connection not lent for each borrower in flight, and a place held for each connection lent
-        return total - lent >= entering && free >= 0 && lent <= placesNow - free - entering;
+        return total - active >= entering && free >= 0 && active <= placesNow - free - entering;
     }
 
     /**
