@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * Cuts a borrowed connection whose server session is gone, and never one whose session the server holds. Once per
  * interval, while a connection has been borrowed for an interval or longer, one connection of its own (opened then,
  * closed when none is) asks the server which of those connections' sessions it holds
- * (PostgreSQL: {@code pg_stat_activity} by backend pid). A session missing from that answer, and again from the
+ * (PostgreSQL: {@code pg_stat_activity} by backend pid; MariaDB: {@code information_schema.PROCESSLIST} by thread
+ * id). A session missing from that answer, and again from the
  * answer of a connection opened after it (so from the server the address leads to now), is aborted
  * ({@code Connection.abort}): its borrower's call fails at once and HikariCP replaces it. When the server has not
  * answered for the silence limit, every borrowed connection is aborted and the idle ones retired. A query on a
@@ -45,6 +46,11 @@ final class DeadSessionCheck {
         /** @return why sessions cannot be checked through {@code monitor} (a pooler between), or {@code null} */
         @Nullable
         String unusable(Connection monitor) throws SQLException;
+
+        /** @return how the log names a session: PostgreSQL's backend pid, unless the database says otherwise */
+        default String describe(long id) {
+            return "pid " + id;
+        }
     }
 
     /** Opens the check's own connection, as the pool opens its connections. */
@@ -229,9 +235,10 @@ final class DeadSessionCheck {
                 abort(entry.getKey());
                 gone++;
                 LOGGER.warn("Pool {}: aborted a connection borrowed {} ms ago: the server does not hold its session "
-                        + "(pid {}) any more (it restarted, the session was ended, or the address leads to another "
+                        + "({}) any more (it restarted, the session was ended, or the address leads to another "
                         + "server now), as two connections of the session check, one opened after the other, found",
-                    poolName, TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - watched.sinceNanos), watched.id);
+                    poolName, TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - watched.sinceNanos),
+                    sessions.describe(watched.id));
             }
         }
         if (gone > 1) {
