@@ -47,6 +47,14 @@ final class DeadSessionCheck {
         @Nullable
         String unusable(Connection monitor) throws SQLException;
 
+        /**
+         * Ends the borrowed {@code connection} of session {@code id} so that its borrower's call fails at once:
+         * {@code Connection.abort}, unless the driver needs another way.
+         */
+        default void cut(Connection connection, long id) throws SQLException {
+            connection.abort(IN_PLACE);
+        }
+
         /** @return how the log names a session: PostgreSQL's backend pid, unless the database says otherwise */
         default String describe(long id) {
             return "pid " + id;
@@ -232,7 +240,7 @@ final class DeadSessionCheck {
                 missing = true;
             } else {
                 borrowed.remove(entry.getKey());
-                abort(entry.getKey());
+                abort(entry.getKey(), watched.id);
                 gone++;
                 LOGGER.warn("Pool {}: aborted a connection borrowed {} ms ago: the server does not hold its session "
                         + "({}) any more (it restarted, the session was ended, or the address leads to another "
@@ -285,9 +293,9 @@ final class DeadSessionCheck {
             return;
         }
         int aborted = 0;
-        for (Connection connection : borrowed.keySet()) {
-            borrowed.remove(connection);
-            abort(connection);
+        for (Map.Entry<Connection, Watched> entry : borrowed.entrySet()) {
+            borrowed.remove(entry.getKey());
+            abort(entry.getKey(), entry.getValue().id);
             aborted++;
         }
         HikariDataSource running = pool;
@@ -305,9 +313,9 @@ final class DeadSessionCheck {
         }
     }
 
-    private void abort(Connection connection) {
+    private void abort(Connection connection, long id) {
         try {
-            connection.abort(IN_PLACE);
+            sessions.cut(connection, id);
         } catch (SQLException | RuntimeException e) {
             LOGGER.warn("Pool {}: could not abort a connection of a dead session: {}", poolName, e.toString());
         }

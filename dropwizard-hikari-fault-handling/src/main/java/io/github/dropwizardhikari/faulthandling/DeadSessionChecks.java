@@ -73,6 +73,11 @@ final class DeadSessionChecks {
             properties.putIfAbsent("ApplicationName", poolName + " session check");
         } else {
             properties.putIfAbsent("connectTimeout", String.valueOf(silenceMillis));
+            // the pool's sockets known by session, so that a call blocked on a dead one can be ended
+            if (!url.contains("socketfactory=")
+                && config.getDataSourceProperties().getProperty("socketFactory") == null) {
+                config.addDataSourceProperty("socketFactory", MariaDbSocketFactory.class.getName());
+            }
         }
         DataSource source = config.getDataSource();
         String jdbcUrl = config.getJdbcUrl();
@@ -102,8 +107,9 @@ final class DeadSessionChecks {
                 + "of the check's own ({}) within maxSize {}: the pool lends at most {}, minSize {}; one whose session "
                 + "the server no longer holds is aborted, and every one when the server has not answered for {} ms; a "
                 + "query on a session it holds runs to its end", poolName, intervalMillis, postgres
-                ? "PostgreSQL's pg_stat_activity by backend pid" : "MariaDB's information_schema.PROCESSLIST by thread id",
-            maxSize, maxSize - 1, config.getMinimumIdle(), silenceMillis);
+                ? "PostgreSQL's pg_stat_activity by backend pid"
+                : "MariaDB's information_schema.PROCESSLIST by thread id", maxSize, maxSize - 1,
+            config.getMinimumIdle(), silenceMillis);
         DeadSessionCheck check = new DeadSessionCheck(poolName, postgres ? new PostgresSessions()
             : new MariaDbSessions(), opener, intervalMillis, silenceMillis);
         check.reserved(maxSize, minIdle);
