@@ -46,7 +46,12 @@ final class FaultReport {
             now; missing twice, its connection is aborted (`Connection.abort`): its borrower's call fails at once \
             with the driver's I/O error and HikariCP replaces it. That is a server that restarted, a session that \
             was ended, or an address that leads to another server now (a failover to a new address, a moved VIP, a \
-            repointed proxy). A session missing from one answer only is left alone: a check connection still on the \
+            repointed proxy). On MariaDB the cut closes the connection's socket instead: MariaDB Connector/J 3.5's \
+            `abort` waits for a read in progress before it closes anything, so a call blocked on a silent server \
+            would never end. The check names its own `socketFactory` for the pool (unless the block sets one: then \
+            it falls back to the driver's `abort` on a thread of its own, which opens a connection to send `KILL` \
+            and does not end a blocked read), and each socket is known by the connection id of the server's \
+            handshake. A session missing from one answer only is left alone: a check connection still on the \
             old server is replaced, not believed. When two or more sessions are gone in the same round, the server \
             behind the address has changed and the idle connections were opened to the old one too: they are \
             retired as well (one session's death retires only its own connection).
