@@ -64,7 +64,8 @@ final class FaultReport {
             runs: in the table above a 16 s query, three times the silence limit, returned its row.
             - **Cost on the server.** Nothing while no connection has been borrowed for an interval or longer. \
             While one has: one connection per pool (opened then, closed when none is; its `application_name` is \
-            `<pool> session check` unless the block sets one), and one query a second per pool. On PostgreSQL it reads the \
+            `<pool> session check` unless the block sets one), and one query a second per pool. On PostgreSQL it \
+            reads the \
             server's session table in \
             shared memory, no table and no lock (0.15 ms on the test machine), and `SELECT pg_backend_pid()` runs \
             once when that connection opens; on MariaDB the server walks its list of connections to build the \
@@ -76,7 +77,8 @@ final class FaultReport {
             lend one to check with, so while the check is on the pool lends at most `maxSize` − 1 (its `minSize` \
             capped to that), said in the start's `INFO` line, and the pool's `MaxConnections` is that figure; the \
             pool and its check together never hold more than `maxSize` sessions (the row "borrowers that exhaust a \
-            pool" above counts them in `pg_stat_activity` and in MariaDB's process list). With `maxSize: 1` the check cannot run within it: the \
+            pool" above counts them in `pg_stat_activity` and in MariaDB's process list). With `maxSize: 1` the \
+            check cannot run within it: the \
             pool runs without it, said at start in one `WARN`. When the check turns itself off behind a pooler, the \
             pool lends up to `maxSize` again.
             - **Where there is nothing to check.** H2 and other databases (the check knows PostgreSQL's view, by a \
@@ -87,7 +89,8 @@ final class FaultReport {
             (PgBouncer, ProxySQL), a connection's id is the pooler's, not the server's: the check sees that on its \
             first connection (`pg_backend_pid()`, `CONNECTION_ID()` differs), turns itself off and says why in one \
             `WARN`. On MariaDB, a server reached after a failover may have given the same thread id to a session of \
-            its own: the check then leaves that connection alone, as if it had none. `sessionCheckInterval: 0` turns it off.
+            its own: the check then leaves that connection alone, as if it had none. `sessionCheckInterval: 0` \
+            turns it off.
 
             ## Failover evidence reaches every pool on that server
 
