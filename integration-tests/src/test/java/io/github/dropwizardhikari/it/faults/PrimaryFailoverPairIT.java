@@ -63,8 +63,8 @@ class PrimaryFailoverPairIT {
     private record Request(boolean write, long startedNanos, long endedNanos, boolean succeeded, int serverPort) {
     }
 
-    /** One answer of the pool's health check: when it was asked, and what it said. */
-    private record Health(long askedNanos, boolean healthy, String message) {
+    /** One answer of the pool's health check: when it was asked and answered, and what it said. */
+    private record Health(long askedNanos, long answeredNanos, boolean healthy, String message) {
     }
 
     private static final int LOOPS_EACH = 2;
@@ -154,7 +154,8 @@ class PrimaryFailoverPairIT {
                     while (running.get()) {
                         long asked = System.nanoTime();
                         HealthCheck.Result result = healthChecks.runHealthCheck(check);
-                        health.add(new Health(asked, result.isHealthy(), String.valueOf(result.getMessage())));
+                        health.add(new Health(asked, System.nanoTime(), result.isHealthy(),
+                            String.valueOf(result.getMessage())));
                         pause(HEALTH_EVERY_MILLIS);
                     }
                 });
@@ -214,7 +215,7 @@ class PrimaryFailoverPairIT {
                 + "), first write on the new primary "
                 + (firstWrite == 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(firstWrite - failedAt) + " ms") + " after "
                 + "the failure began; reads from the old primary after the first failure: " + staleReads
-                + "; " + healthFigure(pool, health, failedAt);
+                + "; " + healthFigure(pool, answered(health, failedAt, end), failedAt);
             report.record("Primary/standby pair, " + shape.description + "; 2 writers and 2 readers on a pool of 4, "
                 + "`maxWaitForConnection: 2s`, no `networkTimeout`: requests failed after the failure began (in "
                 + "flight then), first write on the new primary, reads served by the old primary after the first "
@@ -230,9 +231,9 @@ class PrimaryFailoverPairIT {
                 }
                 assertThat(staleReads).as("reads by the old primary after the first evidence").isZero();
                 // it serves again, and its health check says so by the end of the run
-                assertThat(health.stream().filter(answer -> answer.askedNanos() >= promoted).reduce((first, second)
-                    -> second)).as("the pool's last health answer").hasValueSatisfying(answer ->
-                    assertThat(answer.healthy()).as(answer.message()).isTrue());
+                assertThat(answered(health, promoted, end).stream().reduce((first, second) -> second))
+                    .as("the pool's last health answer").hasValueSatisfying(answer ->
+                        assertThat(answer.healthy()).as(answer.message()).isTrue());
             }
         }
     }
@@ -241,8 +242,7 @@ class PrimaryFailoverPairIT {
      * @return what the health check said from the failure on: how many of its answers were unhealthy, the first
      *     unhealthy one (when, what), and the last answer of the run
      */
-    private static String healthFigure(PoolConfiguration pool, ConcurrentLinkedQueue<Health> health, long failedAt) {
-        List<Health> after = health.stream().filter(answer -> answer.askedNanos() >= failedAt).toList();
+    private static String healthFigure(PoolConfiguration pool, List<Health> after, long failedAt) {
         String name = pool.isHikari() ? "`ConnectivityCheck`" : "Jdbi check";
         if (after.isEmpty()) {
             return name + " never answered after the failure began";
@@ -253,6 +253,12 @@ class PrimaryFailoverPairIT {
             ? "" : " (first " + TimeUnit.NANOSECONDS.toMillis(unhealthy.get(0).askedNanos() - failedAt) + " ms after "
             + "the failure: " + firstLine(unhealthy.get(0).message()) + ")") + ", last " + (last.healthy() ? "healthy"
             : "unhealthy");
+    }
+
+    /** @return the answers asked from the failure on and given before the run ended (and the test cut everything) */
+    private static List<Health> answered(ConcurrentLinkedQueue<Health> health, long failedAt, long end) {
+        return health.stream().filter(answer -> answer.askedNanos() >= failedAt && answer.answeredNanos() <= end)
+            .toList();
     }
 
     private static String firstLine(String message) {
