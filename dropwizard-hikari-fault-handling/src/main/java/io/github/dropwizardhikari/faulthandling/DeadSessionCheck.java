@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * Cuts a borrowed connection whose server session is gone, and never one whose session the server holds. Once per
  * interval, while a connection has been borrowed for an interval or longer, one connection of its own (opened then,
  * closed when none is) asks the server which of those connections' sessions it holds
- * (PostgreSQL: {@code pg_stat_activity} by backend pid). A session missing from that answer, and again from the
+ * (PostgreSQL: {@code pg_stat_activity} by backend pid; MariaDB: {@code information_schema.PROCESSLIST} by thread
+ * id). A session missing from that answer, and again from the
  * answer of a connection opened after it (so from the server the address leads to now), is aborted
  * ({@code Connection.abort}): its borrower's call fails at once and HikariCP replaces it. When the server has not
  * answered for the silence limit, every borrowed connection is aborted and the idle ones retired. A query on a
@@ -45,6 +46,19 @@ final class DeadSessionCheck {
         /** @return why sessions cannot be checked through {@code monitor} (a pooler between), or {@code null} */
         @Nullable
         String unusable(Connection monitor) throws SQLException;
+
+        /**
+         * Ends the borrowed {@code connection} of session {@code id} so that its borrower's call fails at once:
+         * {@code Connection.abort}, unless the driver needs another way.
+         */
+        default void cut(Connection connection, long id) throws SQLException {
+            connection.abort(IN_PLACE);
+        }
+
+        /** @return how the log names a session: PostgreSQL's backend pid, unless the database says otherwise */
+        default String describe(long id) {
+            return "pid " + id;
+        }
     }
 
     /** Opens the check's own connection, as the pool opens its connections. */
@@ -226,12 +240,13 @@ final class DeadSessionCheck {
                 missing = true;
             } else {
                 borrowed.remove(entry.getKey());
-                abort(entry.getKey());
+                abort(entry.getKey(), watched.id);
                 gone++;
                 LOGGER.warn("Pool {}: aborted a connection borrowed {} ms ago: the server does not hold its session "
-                        + "(pid {}) any more (it restarted, the session was ended, or the address leads to another "
+                        + "({}) any more (it restarted, the session was ended, or the address leads to another "
                         + "server now), as two connections of the session check, one opened after the other, found",
-                    poolName, TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - watched.sinceNanos), watched.id);
+                    poolName, TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - watched.sinceNanos),
+                    sessions.describe(watched.id));
             }
         }
         if (gone > 1) {
@@ -278,9 +293,9 @@ final class DeadSessionCheck {
             return;
         }
         int aborted = 0;
-        for (Connection connection : borrowed.keySet()) {
-            borrowed.remove(connection);
-            abort(connection);
+        for (Map.Entry<Connection, Watched> entry : borrowed.entrySet()) {
+            borrowed.remove(entry.getKey());
+            abort(entry.getKey(), entry.getValue().id);
             aborted++;
         }
         HikariDataSource running = pool;
@@ -298,9 +313,9 @@ final class DeadSessionCheck {
         }
     }
 
-    private void abort(Connection connection) {
+    private void abort(Connection connection, long id) {
         try {
-            connection.abort(IN_PLACE);
+            sessions.cut(connection, id);
         } catch (SQLException | RuntimeException e) {
             LOGGER.warn("Pool {}: could not abort a connection of a dead session: {}", poolName, e.toString());
         }

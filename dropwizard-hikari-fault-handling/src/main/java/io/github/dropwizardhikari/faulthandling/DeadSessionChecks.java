@@ -34,15 +34,20 @@ final class DeadSessionChecks {
             return null;
         }
         String url = config.getJdbcUrl() == null ? "" : config.getJdbcUrl().toLowerCase(Locale.ROOT);
+        boolean postgres = url.startsWith("jdbc:postgresql:");
         String why = null;
-        if (!url.startsWith("jdbc:postgresql:")) {
+        if (!postgres && !url.startsWith("jdbc:mariadb:")) {
             why = url.startsWith("jdbc:h2:") ? "H2 has no view of its sessions to ask"
-                : "the check knows PostgreSQL's view of its sessions (pgJDBC, by URL), not this pool's database";
+                : "the check knows PostgreSQL's and MariaDB's views of their sessions (pgJDBC, MariaDB Connector/J, "
+                + "by URL), not this pool's database";
         } else if (config.getDataSourceClassName() != null) {
             why = "the pool connects through dataSourceClassName, which the check cannot open alone";
-        } else if (multiHostNotPrimary(url)) {
+        } else if (postgres && multiHostNotPrimary(url)) {
             why = "the URL names several hosts without targetServerType=primary, so sessions may live on servers "
                 + "the check's own connection does not reach";
+        } else if (!postgres && hosts(url, url.indexOf("//") + 2).contains(",")) {
+            why = "the URL names several hosts, so sessions may live on servers the check's own connection does not "
+                + "reach";
         }
         if (why != null) {
             LOGGER.info("Pool {}: no session check: {}", poolName, why);
@@ -59,11 +64,21 @@ final class DeadSessionChecks {
         config.setMaximumPoolSize(maxSize - 1);
         config.setMinimumIdle(Math.min(minIdle, maxSize - 1));
         // a server that accepts the connection and then says nothing must not hold the check's thread: pgJDBC's
-        // loginTimeout bounds the whole connect; the name shows the check's session in pg_stat_activity
+        // loginTimeout (seconds) and MariaDB's connectTimeout (ms) bound the whole connect; on PostgreSQL the name
+        // shows the check's session in pg_stat_activity
         Properties properties = new Properties();
         properties.putAll(config.getDataSourceProperties());
-        properties.putIfAbsent("loginTimeout", String.valueOf(Math.max(1, (silenceMillis + 999) / 1000)));
-        properties.putIfAbsent("ApplicationName", poolName + " session check");
+        if (postgres) {
+            properties.putIfAbsent("loginTimeout", String.valueOf(Math.max(1, (silenceMillis + 999) / 1000)));
+            properties.putIfAbsent("ApplicationName", poolName + " session check");
+        } else {
+            properties.putIfAbsent("connectTimeout", String.valueOf(silenceMillis));
+            // the pool's sockets known by session, so that a call blocked on a dead one can be ended
+            if (!url.contains("socketfactory=")
+                && config.getDataSourceProperties().getProperty("socketFactory") == null) {
+                config.addDataSourceProperty("socketFactory", MariaDbSocketFactory.class.getName());
+            }
+        }
         DataSource source = config.getDataSource();
         String jdbcUrl = config.getJdbcUrl();
         String user = config.getUsername();
@@ -89,20 +104,26 @@ final class DeadSessionChecks {
             return connection;
         };
         LOGGER.info("Pool {}: sessions checked every {} ms while a connection is borrowed that long, on one connection "
-                + "of the check's own (PostgreSQL's pg_stat_activity) within maxSize {}: the pool lends at most {}, "
-                + "minSize {}; one whose session the server no longer holds is aborted, and every one when the server "
-                + "has not answered for {} ms; a query on a session it holds runs to its end", poolName, intervalMillis,
-            maxSize, maxSize - 1, config.getMinimumIdle(), silenceMillis);
-        DeadSessionCheck check = new DeadSessionCheck(poolName, new PostgresSessions(), opener, intervalMillis,
-            silenceMillis);
+                + "of the check's own ({}) within maxSize {}: the pool lends at most {}, minSize {}; one whose session "
+                + "the server no longer holds is aborted, and every one when the server has not answered for {} ms; a "
+                + "query on a session it holds runs to its end", poolName, intervalMillis, postgres
+                ? "PostgreSQL's pg_stat_activity by backend pid"
+                : "MariaDB's information_schema.PROCESSLIST by thread id", maxSize, maxSize - 1,
+            config.getMinimumIdle(), silenceMillis);
+        DeadSessionCheck check = new DeadSessionCheck(poolName, postgres ? new PostgresSessions()
+            : new MariaDbSessions(), opener, intervalMillis, silenceMillis);
         check.reserved(maxSize, minIdle);
         return check;
     }
 
     private static boolean multiHostNotPrimary(String url) {
-        int hostsEnd = url.indexOf('/', "jdbc:postgresql://".length());
-        String hosts = url.startsWith("jdbc:postgresql://") ? url.substring("jdbc:postgresql://".length(),
-            hostsEnd < 0 ? url.length() : hostsEnd) : "";
+        String hosts = url.startsWith("jdbc:postgresql://") ? hosts(url, "jdbc:postgresql://".length()) : "";
         return hosts.contains(",") && !url.matches(".*[?&]targetservertype=(primary|master)(&.*)?");
+    }
+
+    /** @return the URL's host list, from {@code start} to the next {@code /} */
+    private static String hosts(String url, int start) {
+        int end = url.indexOf('/', start);
+        return start < 2 ? "" : url.substring(start, end < 0 ? url.length() : end);
     }
 }

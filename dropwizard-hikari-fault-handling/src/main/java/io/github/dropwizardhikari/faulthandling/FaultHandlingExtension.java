@@ -17,7 +17,7 @@ import java.util.List;
  * How the pools of one block meet database faults: dead connections are evicted by the error that showed them
  * dead, and during an outage the pool keeps trying at a fixed interval, borrowers fail fast, naming the cause, once
  * waiting cannot help, and the connections opened before it are evicted when the database answers again (it may be
- * another server by then). On PostgreSQL a borrowed connection whose server session is gone, or whose server has not
+ * another server by then). On PostgreSQL and MariaDB a borrowed connection whose server session is gone, or whose server has not
  * answered for {@code silenceLimit}, is aborted ({@link DeadSessionCheck}). With {@code failoverEviction: true} it
  * also evicts the whole pool on the other signs of a failover.
  *
@@ -50,7 +50,8 @@ import java.util.List;
  * connections, the pool tries once per interval and fills up as soon as it answers; 0 leaves HikariCP's back-off
  * (up to 5 s) alone. Rule: 0 (off) or at least 10 ms. Out of range: error.</td></tr>
  * <tr><td>{@code sessionCheckInterval}</td><td>{@code 1 second}</td><td>How often one connection of the check's own
- * asks the server which of the borrowed connections' sessions it still holds (PostgreSQL's {@code pg_stat_activity});
+ * asks the server which of the borrowed connections' sessions it still holds (PostgreSQL's {@code pg_stat_activity},
+ * MariaDB's {@code information_schema.PROCESSLIST});
  * one missing twice, the second time to a connection opened after the first, is aborted, so its borrower fails at
  * once; a query on a session the server holds runs to its end. The check's connection counts within {@code maxSize}:
  * the pool lends at most {@code maxSize} - 1 while it runs, and with {@code maxSize: 1} it does not run (a WARN says

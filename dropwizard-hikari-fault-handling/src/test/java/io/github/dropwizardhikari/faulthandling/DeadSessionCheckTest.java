@@ -333,4 +333,58 @@ class DeadSessionCheckTest {
         assertThat(config.getMaximumPoolSize()).isEqualTo(1);
         assertThat(warnings()).singleElement().asString().contains("Pool single: no session check: maxSize is 1");
     }
+
+    @Test
+    void onMariaDbTheCheckAsksTheProcessListAndSaysSoAtStartWhileH2HasNothingToCheck() {
+        HikariConfig mariadb = config("maria", "jdbc:mariadb://db:3306/app");
+        HikariConfig several = config("maria-hosts", "jdbc:mariadb:sequential://db1,db2/app");
+        HikariConfig h2 = config("embedded", "jdbc:h2:mem:app");
+        logger.setLevel(Level.INFO);
+        try {
+            assertThat(DeadSessionChecks.of(mariadb, 1_000, SILENCE_MILLIS)).isNotNull();
+            assertThat(mariadb.getMaximumPoolSize()).as("what the pool lends beside the check's one").isEqualTo(3);
+            // the pool's sockets are made where the check can close a dead session's one; a block's own is kept
+            assertThat(mariadb.getDataSourceProperties().getProperty("socketFactory"))
+                .isEqualTo(MariaDbSocketFactory.class.getName());
+            HikariConfig own = config("maria-own", "jdbc:mariadb://db:3306/app");
+            own.addDataSourceProperty("socketFactory", "com.example.Sockets");
+            assertThat(DeadSessionChecks.of(own, 1_000, SILENCE_MILLIS)).isNotNull();
+            assertThat(own.getDataSourceProperties().getProperty("socketFactory")).isEqualTo("com.example.Sockets");
+            assertThat(DeadSessionChecks.of(several, 1_000, SILENCE_MILLIS)).isNull();
+            assertThat(DeadSessionChecks.of(h2, 1_000, SILENCE_MILLIS)).isNull();
+        } finally {
+            logger.setLevel(null);
+        }
+
+        assertThat(logged.list).map(ILoggingEvent::getFormattedMessage).containsExactly(
+            "Pool maria: sessions checked every 1000 ms while a connection is borrowed that long, on one connection of "
+                + "the check's own (MariaDB's information_schema.PROCESSLIST by thread id) within maxSize 4: the pool "
+                + "lends at most 3, minSize 3; one whose session the server no longer holds is aborted, and every one "
+                + "when the server has not answered for 5000 ms; a query on a session it holds runs to its end",
+            "Pool maria-own: sessions checked every 1000 ms while a connection is borrowed that long, on one "
+                + "connection of the check's own (MariaDB's information_schema.PROCESSLIST by thread id) within "
+                + "maxSize 4: the pool lends at most 3, minSize 3; one whose session the server no longer holds is "
+                + "aborted, and every one when the server has not answered for 5000 ms; a query on a session it holds "
+                + "runs to its end",
+            "Pool maria-hosts: no session check: the URL names several hosts, so sessions may live on servers the "
+                + "check's own connection does not reach",
+            "Pool embedded: no session check: H2 has no view of its sessions to ask");
+    }
+
+    @Test
+    void aMariaDbSessionIsNamedByItsThreadIdInTheLog() throws SQLException {
+        assertThat(new MariaDbSessions().describe(42)).isEqualTo("thread id 42");
+        assertThat(server.describe(42)).isEqualTo("pid 42");
+        // a connection of another driver has no MariaDB thread id: the check leaves it alone
+        assertThat(new MariaDbSessions().id(open())).isEqualTo(-1);
+    }
+
+    private static HikariConfig config(String name, String url) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(url);
+        config.setMaximumPoolSize(4);
+        config.setMinimumIdle(4);
+        return config;
+    }
 }

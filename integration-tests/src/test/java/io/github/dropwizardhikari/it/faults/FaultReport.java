@@ -24,8 +24,8 @@ final class FaultReport {
     private static final FaultReport FAULTS = new FaultReport("faults.md",
         "Faults: what each pool does when the database misbehaves", "FaultsPostgresIT", "DeadConnectionIT",
         "FailoverPostgresIT", "RotationFaultsPostgresIT", "LongOutagePostgresIT", "OutageFiguresPostgresIT",
-        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "PrimaryFailoverPairIT",
-        "LongQueryIT")
+        "SilentDatabasePostgresIT", "SilentDatabaseMariaDbIT", "DeadSessionPostgresIT", "DeadSessionMariaDbIT",
+        "PrimaryFailoverPairIT", "LongQueryIT")
         .notes("""
             ## Dead sessions: the session check
 
@@ -37,12 +37,21 @@ final class FaultReport {
             check's own asks the server which of the connections borrowed for that long or longer it holds the \
             sessions of: on PostgreSQL, `SELECT \
             pid FROM pg_stat_activity WHERE pid = ANY (?)` with each borrowed connection's backend pid, which pgJDBC \
-            keeps from the connection's start (read on each borrow without a round trip). A session missing from \
+            keeps from the connection's start (read on each borrow without a round trip); on MariaDB, `SELECT ID \
+            FROM information_schema.PROCESSLIST WHERE ID IN (...)` with each borrowed connection's server thread id, \
+            which MariaDB Connector/J keeps from the connection's handshake (`getThreadId()`, the value `SELECT \
+            CONNECTION_ID()` returns, read on each borrow without a round trip; `DeadSessionMariaDbIT` checks both \
+            facts). A user sees its own sessions in either view. A session missing from \
             that answer is asked about again on a connection opened after it, so on the server the address leads to \
             now; missing twice, its connection is aborted (`Connection.abort`): its borrower's call fails at once \
             with the driver's I/O error and HikariCP replaces it. That is a server that restarted, a session that \
             was ended, or an address that leads to another server now (a failover to a new address, a moved VIP, a \
-            repointed proxy). A session missing from one answer only is left alone: a check connection still on the \
+            repointed proxy). On MariaDB the cut closes the connection's socket instead: MariaDB Connector/J 3.5's \
+            `abort` waits for a read in progress before it closes anything, so a call blocked on a silent server \
+            would never end. The check names its own `socketFactory` for the pool (unless the block sets one: then \
+            it falls back to the driver's `abort` on a thread of its own, which opens a connection to send `KILL` \
+            and does not end a blocked read), and each socket is known by the connection id of the server's \
+            handshake. A session missing from one answer only is left alone: a check connection still on the \
             old server is replaced, not believed. When two or more sessions are gone in the same round, the server \
             behind the address has changed and the idle connections were opened to the old one too: they are \
             retired as well (one session's death retires only its own connection).
@@ -55,24 +64,33 @@ final class FaultReport {
             runs: in the table above a 16 s query, three times the silence limit, returned its row.
             - **Cost on the server.** Nothing while no connection has been borrowed for an interval or longer. \
             While one has: one connection per pool (opened then, closed when none is; its `application_name` is \
-            `<pool> session check` unless the block sets one), and one query a second per pool that reads the \
+            `<pool> session check` unless the block sets one), and one query a second per pool. On PostgreSQL it \
+            reads the \
             server's session table in \
-            shared memory, no table and no lock (0.15 ms on the test machine); `SELECT pg_backend_pid()` once when \
-            that connection opens, and a new connection only after a missing session or a silence. On the client: \
+            shared memory, no table and no lock (0.15 ms on the test machine), and `SELECT pg_backend_pid()` runs \
+            once when that connection opens; on MariaDB the server walks its list of connections to build the \
+            process list (its cost grows with the server's connections: 0.17 ms with a handful on the test machine, \
+            MariaDB 10.11), and `SELECT CONNECTION_ID()` runs once when that connection opens. A new connection \
+            only after a missing session or a silence. On the client: \
             one thread per pool, none per connection, and a map entry per borrowed connection. The check's \
             connection counts within `maxSize`: a pool whose every connection is stuck on a silent server cannot \
             lend one to check with, so while the check is on the pool lends at most `maxSize` − 1 (its `minSize` \
             capped to that), said in the start's `INFO` line, and the pool's `MaxConnections` is that figure; the \
             pool and its check together never hold more than `maxSize` sessions (the row "borrowers that exhaust a \
-            pool" above counts them in `pg_stat_activity`). With `maxSize: 1` the check cannot run within it: the \
+            pool" above counts them in `pg_stat_activity` and in MariaDB's process list). With `maxSize: 1` the \
+            check cannot run within it: the \
             pool runs without it, said at start in one `WARN`. When the check turns itself off behind a pooler, the \
             pool lends up to `maxSize` again.
-            - **Where there is nothing to check.** H2, MariaDB/MySQL and other databases (the check knows \
-            PostgreSQL's view alone for now), a pool configured by `dataSourceClassName`, and a multi-host URL \
-            without `targetServerType=primary` (its sessions may live on servers the check does not reach) run \
-            without it, said at start in one `INFO` line. Behind a pooler (PgBouncer), a connection's pid is the \
-            pooler's, not the server's: the check sees that on its first connection (`pg_backend_pid()` differs), \
-            turns itself off and says why in one `WARN`. `sessionCheckInterval: 0` turns it off.
+            - **Where there is nothing to check.** H2 and other databases (the check knows PostgreSQL's view, by a \
+            `jdbc:postgresql:` URL, and MariaDB's, by a `jdbc:mariadb:` URL; MySQL's own driver is not checked), a \
+            pool configured by `dataSourceClassName`, a multi-host PostgreSQL URL without \
+            `targetServerType=primary` and a MariaDB URL naming several hosts (their sessions may live on servers \
+            the check does not reach) run without it, said at start in one `INFO` line. Behind a pooler \
+            (PgBouncer, ProxySQL), a connection's id is the pooler's, not the server's: the check sees that on its \
+            first connection (`pg_backend_pid()`, `CONNECTION_ID()` differs), turns itself off and says why in one \
+            `WARN`. On MariaDB, a server reached after a failover may have given the same thread id to a session of \
+            its own: the check then leaves that connection alone, as if it had none. `sessionCheckInterval: 0` \
+            turns it off.
 
             ## Failover evidence reaches every pool on that server
 

@@ -65,8 +65,9 @@ class LongQueryIT {
         TestDatabase database = kind == DatabaseKind.POSTGRES ? TestDatabases.postgres() : TestDatabases.mariadb();
         String sleep = kind == DatabaseKind.POSTGRES ? "SELECT pg_sleep(" + QUERY_SECONDS + "), 42"
             : "SELECT SLEEP(" + QUERY_SECONDS + "), 42";
-        ManagedDataSource dataSource = pool.build(database, "it-long-query-" + kind.name().toLowerCase(Locale.ROOT) + "-"
-            + pool.label(), LOOPS + 2, Duration.seconds(2), new MetricRegistry());
+        MetricRegistry metrics = new MetricRegistry();
+        String name = "it-long-query-" + kind.name().toLowerCase(Locale.ROOT) + "-" + pool.label();
+        ManagedDataSource dataSource = pool.build(database, name, LOOPS + 2, Duration.seconds(2), metrics);
         dataSource.start();
         try (Requests.Loops loops = new Requests.Loops(dataSource, LOOPS)) {
             long started = System.nanoTime();
@@ -88,6 +89,11 @@ class LongQueryIT {
             assertThat(tookMillis).isGreaterThanOrEqualTo(QUERY_SECONDS * 1_000L);
             assertThat(total).as("requests of the loops").isPositive();
             assertThat(failed).as("failed requests of the loops").isZero();
+            if (pool == PoolConfiguration.HIKARI_FAULT_HANDLING) {
+                // the session check is on beside the query, on both databases: its connection is the last of maxSize
+                assertThat(metrics.getGauges().get(name + ".pool.MaxConnections").getValue())
+                    .as("what the pool lends beside the session check's connection").isEqualTo(LOOPS + 1);
+            }
         } finally {
             dataSource.stop();
         }

@@ -1,10 +1,16 @@
 package io.github.dropwizardhikari.it.faults;
 
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
 import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.jdbi3.JdbiHealthCheck;
 import io.dropwizard.util.Duration;
+import io.github.dropwizardhikari.HikariDataSourceFactory;
 import io.github.dropwizardhikari.it.db.TestDatabase;
+import io.github.dropwizardhikari.it.pools.BundleInitialization;
 import io.github.dropwizardhikari.it.pools.PoolConfiguration;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -18,6 +24,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,6 +63,10 @@ class PrimaryFailoverPairIT {
     private record Request(boolean write, long startedNanos, long endedNanos, boolean succeeded, int serverPort) {
     }
 
+    /** One answer of the pool's health check: when it was asked and answered, and what it said. */
+    private record Health(long askedNanos, long answeredNanos, boolean healthy, String message) {
+    }
+
     private static final int LOOPS_EACH = 2;
     private static final long BEFORE_MILLIS = 1_500;
     private static final long AFTER_MILLIS = 4_000;
@@ -62,6 +74,7 @@ class PrimaryFailoverPairIT {
     // longer than a borrow may take (its 2 s wait, then up to 2 s testing an idle connection): a request waiting
     // that long is stuck
     private static final long STUCK_MILLIS = 5_000;
+    private static final long HEALTH_EVERY_MILLIS = 250;
 
     private final FaultReport report = FaultReport.shared();
 
@@ -94,13 +107,35 @@ class PrimaryFailoverPairIT {
             execute(pair.primary(), "CREATE TABLE writes (id SERIAL PRIMARY KEY)");
             TestDatabase target = shape == Shape.CRASH ? pair.multiHost()
                 : pair.primary().through(proxy.hostAndPort());
-            ManagedDataSource dataSource = pool.build(target, "it-pair-" + pool.label(), 4, Duration.seconds(2),
-                new MetricRegistry());
+            String name = "it-pair-" + pool.label();
+            MetricRegistry metrics = new MetricRegistry();
+            HealthCheckRegistry healthChecks = new HealthCheckRegistry();
+            ExecutorService checking = Executors.newCachedThreadPool(task -> {
+                Thread thread = new Thread(task, "it-pair-health");
+                thread.setDaemon(true);
+                return thread;
+            });
+            ManagedDataSource dataSource;
+            if (pool.isHikari()) {
+                HikariDataSourceFactory factory = pool.hikariFactory(target, 4, Duration.seconds(2));
+                // what HikariBundle.run does for an application: the pool's ConnectivityCheck, 1 s bound
+                BundleInitialization.bind(factory, metrics, healthChecks);
+                factory.setHealthCheckProperties(Map.of("connectivityCheckTimeoutMs", "1000"));
+                dataSource = factory.build(metrics, name);
+            } else {
+                dataSource = pool.build(target, name, 4, Duration.seconds(2), metrics);
+                // Tomcat's pool has no health check of its own: an application's /healthcheck runs Dropwizard's
+                // Jdbi check on it (its default validation query, 5 s bound when validationQueryTimeout is unset)
+                healthChecks.register(name + ".jdbi", new JdbiHealthCheck(checking, Duration.seconds(5),
+                    Jdbi.create(dataSource), Optional.of("/* Health Check */ SELECT 1")));
+            }
+            String check = pool.isHikari() ? name + ".pool.ConnectivityCheck" : name + ".jdbi";
             dataSource.start();
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicInteger inFlight = new AtomicInteger();
             ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
-            ExecutorService loops = Executors.newFixedThreadPool(2 * LOOPS_EACH);
+            ConcurrentLinkedQueue<Health> health = new ConcurrentLinkedQueue<>();
+            ExecutorService loops = Executors.newFixedThreadPool(2 * LOOPS_EACH + 1);
             long failedAt;
             int inFlightAtFailure;
             AtomicLong endOfRun = new AtomicLong(Long.MAX_VALUE);
@@ -115,6 +150,15 @@ class PrimaryFailoverPairIT {
                         }
                     });
                 }
+                loops.execute(() -> {
+                    while (running.get()) {
+                        long asked = System.nanoTime();
+                        HealthCheck.Result result = healthChecks.runHealthCheck(check);
+                        health.add(new Health(asked, System.nanoTime(), result.isHealthy(),
+                            String.valueOf(result.getMessage())));
+                        pause(HEALTH_EVERY_MILLIS);
+                    }
+                });
                 TimeUnit.MILLISECONDS.sleep(BEFORE_MILLIS);
                 failedAt = System.nanoTime();
                 inFlightAtFailure = inFlight.get();
@@ -146,6 +190,7 @@ class PrimaryFailoverPairIT {
                 loops.shutdown();
                 loops.awaitTermination(30, TimeUnit.SECONDS);
                 dataSource.stop();
+                checking.shutdownNow();
             }
             long promoted = failedAt;
             // a request the test cut at the end counts only if it had waited longer than a borrow may: the rest were
@@ -169,11 +214,14 @@ class PrimaryFailoverPairIT {
                 + "let go then")
                 + "), first write on the new primary "
                 + (firstWrite == 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(firstWrite - failedAt) + " ms") + " after "
-                + "the failure began; reads from the old primary after the first failure: " + staleReads;
+                + "the failure began; reads from the old primary after the first failure: " + staleReads
+                + "; " + healthFigure(pool, answered(health, failedAt, end), failedAt);
             report.record("Primary/standby pair, " + shape.description + "; 2 writers and 2 readers on a pool of 4, "
                 + "`maxWaitForConnection: 2s`, no `networkTimeout`: requests failed after the failure began (in "
                 + "flight then), first write on the new primary, reads served by the old primary after the first "
-                + "failure", pool, figure);
+                + "failure, the health check an application's `/healthcheck` runs on the pool (the pool's "
+                + "`ConnectivityCheck`; on Tomcat's pool Dropwizard's Jdbi check), asked every "
+                + HEALTH_EVERY_MILLIS + " ms", pool, figure);
             if (pool == PoolConfiguration.HIKARI_FAULT_HANDLING) {
                 assertThat(firstWrite).as("a write on the new primary").isNotZero();
                 assertThat(stillWaiting).as("requests still waiting at the end").isZero();
@@ -182,7 +230,47 @@ class PrimaryFailoverPairIT {
                     assertThat(failed).isLessThanOrEqualTo(4 + inFlightAtFailure);
                 }
                 assertThat(staleReads).as("reads by the old primary after the first evidence").isZero();
+                // it serves again, and its health check says so by the end of the run
+                assertThat(answered(health, promoted, end).stream().reduce((first, second) -> second))
+                    .as("the pool's last health answer").hasValueSatisfying(answer ->
+                        assertThat(answer.healthy()).as(answer.message()).isTrue());
             }
+        }
+    }
+
+    /**
+     * @return what the health check said from the failure on: how many of its answers were unhealthy, the first
+     *     unhealthy one (when, what), and the last answer of the run
+     */
+    private static String healthFigure(PoolConfiguration pool, List<Health> after, long failedAt) {
+        String name = pool.isHikari() ? "`ConnectivityCheck`" : "Jdbi check";
+        if (after.isEmpty()) {
+            return name + " never answered after the failure began";
+        }
+        List<Health> unhealthy = after.stream().filter(answer -> !answer.healthy()).toList();
+        Health last = after.get(after.size() - 1);
+        return name + " unhealthy in " + unhealthy.size() + " of " + after.size() + " answers" + (unhealthy.isEmpty()
+            ? "" : " (first " + TimeUnit.NANOSECONDS.toMillis(unhealthy.get(0).askedNanos() - failedAt) + " ms after "
+            + "the failure: " + firstLine(unhealthy.get(0).message()) + ")") + ", last " + (last.healthy() ? "healthy"
+            : "unhealthy");
+    }
+
+    /** @return the answers asked from the failure on and given before the run ended (and the test cut everything) */
+    private static List<Health> answered(ConcurrentLinkedQueue<Health> health, long failedAt, long end) {
+        return health.stream().filter(answer -> answer.askedNanos() >= failedAt && answer.answeredNanos() <= end)
+            .toList();
+    }
+
+    private static String firstLine(String message) {
+        String line = message.lines().findFirst().orElse("");
+        return line.length() <= 100 ? line : line.substring(0, 100) + "...";
+    }
+
+    private static void pause(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -46,7 +46,8 @@ final class Requests {
 
     /**
      * Borrows {@code size} connections at once, or as many as the pool lends when that is fewer (fault-handling's
-     * session check keeps one of {@code maxSize} on PostgreSQL), and gives them back: the pool then has that many open.
+     * session check keeps one of {@code maxSize} on PostgreSQL and MariaDB), and gives them back: the pool then has
+     * that many open.
      */
     static void openAll(ManagedDataSource dataSource, int size) throws SQLException {
         List<Connection> held = new ArrayList<>();
@@ -64,7 +65,7 @@ final class Requests {
 
     /**
      * @return {@code size}, or what the pool lends when that is fewer: fault-handling's session check keeps one
-     * connection of {@code maxSize} on PostgreSQL
+     * connection of {@code maxSize} on PostgreSQL and MariaDB
      */
     static int lends(ManagedDataSource dataSource, int size) throws SQLException {
         return dataSource.isWrapperFor(HikariDataSource.class)

@@ -52,8 +52,12 @@ final class SilentApplication {
     static final long WATCH_MILLIS = 15_000;
     private static final int LOOPS = 4;
 
-    /** The two shapes of silence. */
-    enum Shape { SILENT_THEN_BACK, SILENT_FOR_GOOD }
+    /**
+     * The shapes of silence: silent, then back; silent for good while new connections answer; and that with the
+     * server ending the application's sessions as the silence begins, so the server the address leads to holds none
+     * of them (its restart, or the old server of a failover to a new address).
+     */
+    enum Shape { SILENT_THEN_BACK, SILENT_FOR_GOOD, SESSIONS_ENDED }
 
     /** What one run measured; {@code servingAgainMillis} is -1 when the application did not serve again. */
     record Run(long slowestMillis, boolean stillHeld, int failed, int served, long servingAgainMillis,
@@ -80,7 +84,7 @@ final class SilentApplication {
     static SilentApplication migrated(TestDatabase database) throws Exception {
         SilentApplication application = new SilentApplication(database);
         Commands.run(new DropInApp(), "db", "migrate",
-            config(database, PoolConfiguration.HIKARI, false, "it-silent-migrate").toString());
+            config(database, PoolConfiguration.HIKARI, false, "it-silent-migrate", NETWORK_TIMEOUT_MILLIS).toString());
         return application;
     }
 
@@ -115,11 +119,21 @@ final class SilentApplication {
     }
 
     Run run(PoolConfiguration pool, Shape shape, boolean removeAbandoned) throws Exception {
-        String applicationName = "it-silent-" + (shape == Shape.SILENT_THEN_BACK ? "back" : "failover")
-            + (removeAbandoned ? "-abandon-" : "-") + pool.label();
+        return run(pool, shape, removeAbandoned, removeAbandoned ? 0 : NETWORK_TIMEOUT_MILLIS);
+    }
+
+    /** @param networkTimeoutMillis the {@code hikari:} block's {@code networkTimeout}, 0 for none */
+    Run run(PoolConfiguration pool, Shape shape, boolean removeAbandoned, long networkTimeoutMillis)
+        throws Exception {
+        String applicationName = "it-silent-" + switch (shape) {
+            case SILENT_THEN_BACK -> "back";
+            case SILENT_FOR_GOOD -> "failover";
+            case SESSIONS_ENDED -> "ended";
+        } + (removeAbandoned ? "-abandon-" : "-") + pool.label();
         try (TcpProxy proxy = new TcpProxy(database.hostAndPort())) {
             DropwizardTestSupport<DropInApp.Config> app = new DropwizardTestSupport<>(DropInApp.class,
-                config(database.through(proxy.hostAndPort()), pool, removeAbandoned, applicationName).toString());
+                config(database.through(proxy.hostAndPort()), pool, removeAbandoned, applicationName,
+                    networkTimeoutMillis).toString());
             app.before();
             ConcurrentLinkedQueue<long[]> done = new ConcurrentLinkedQueue<>();
             AtomicLong[] inFlightSince = new AtomicLong[LOOPS];
@@ -141,6 +155,9 @@ final class SilentApplication {
                 proxy.silence();
                 silent.set(true);
                 silentAt = System.nanoTime();
+                if (shape == Shape.SESSIONS_ENDED) {
+                    endSessions(applicationName);
+                }
                 long fromSilence = shape == Shape.SILENT_THEN_BACK ? SILENT_THEN_BACK_MILLIS : NEW_ADDRESS_AFTER_MILLIS;
                 long watchUntil = silentAt + TimeUnit.MILLISECONDS.toNanos(shape == Shape.SILENT_THEN_BACK
                     ? SILENT_THEN_BACK_MILLIS + 5_000 : WATCH_MILLIS);
@@ -274,6 +291,41 @@ final class SilentApplication {
         }
     }
 
+    /**
+     * Ends the application's sessions on the server (PostgreSQL: by application name; MariaDB: every other session
+     * in the database), as a restart of the server would; through the proxy, their clients hear nothing of it.
+     */
+    private void endSessions(String applicationName) throws SQLException {
+        boolean postgres = database.kind() == DatabaseKind.POSTGRES;
+        try (Connection admin = database.connect()) {
+            if (postgres) {
+                try (PreparedStatement statement = admin.prepareStatement(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?")) {
+                    statement.setString(1, applicationName);
+                    statement.executeQuery().close();
+                }
+                return;
+            }
+            List<Long> threads = new ArrayList<>();
+            try (PreparedStatement statement = admin.prepareStatement("SELECT ID FROM information_schema.PROCESSLIST "
+                + "WHERE DB = ? AND ID <> CONNECTION_ID()")) {
+                statement.setString(1, database.namespace());
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        threads.add(rows.getLong(1));
+                    }
+                }
+            }
+            for (long thread : threads) {
+                try (java.sql.Statement kill = admin.createStatement()) {
+                    kill.execute("KILL CONNECTION " + thread);
+                } catch (SQLException e) {
+                    // ended meanwhile
+                }
+            }
+        }
+    }
+
     /** @return the URL of {@code target} with the application's name where the driver reports it */
     static String named(TestDatabase target, String applicationName) {
         return target.kind() == DatabaseKind.POSTGRES
@@ -288,7 +340,7 @@ final class SilentApplication {
     }
 
     private static Path config(TestDatabase target, PoolConfiguration pool, boolean removeAbandoned,
-                               String applicationName) throws Exception {
+                               String applicationName, long networkTimeoutMillis) throws Exception {
         String common = "  url: " + named(target, applicationName) + "\n  user: " + target.user()
             + "\n  password: \"" + target.password() + "\"\n  maxSize: 4\n  maxWaitForConnection: " + MAX_WAIT_MILLIS
             + "ms\n  validationQueryTimeout: " + VALIDATION_TIMEOUT_MILLIS + "ms\n"
@@ -296,10 +348,9 @@ final class SilentApplication {
         String tomcat = "database:\n  driverClass: " + target.kind().driverClass() + "\n" + common
             + "  minSize: 1\n  initialSize: 1\n";
         String block = switch (pool) {
-            case HIKARI -> "hikari:\n" + common + "  networkTimeout: " + (removeAbandoned ? 0 : NETWORK_TIMEOUT_MILLIS)
-                + "ms\n";
-            case HIKARI_FAULT_HANDLING -> "hikari:\n" + common + "  networkTimeout: "
-                + (removeAbandoned ? 0 : NETWORK_TIMEOUT_MILLIS) + "ms\n  extensions:\n    - type: fault-handling\n";
+            case HIKARI -> "hikari:\n" + common + "  networkTimeout: " + networkTimeoutMillis + "ms\n";
+            case HIKARI_FAULT_HANDLING -> "hikari:\n" + common + "  networkTimeout: " + networkTimeoutMillis
+                + "ms\n  extensions:\n    - type: fault-handling\n";
             case TOMCAT_DEFAULT -> tomcat;
             case TOMCAT_SAFE -> tomcat + "  autoCommitByDefault: true\n  readOnlyByDefault: false\n"
                 + "  defaultTransactionIsolation: READ_COMMITTED\n  rollbackOnReturn: true\n"

@@ -98,4 +98,25 @@ class SilentDatabaseMariaDbIT {
             PoolConfiguration.HIKARI, run.figure());
         SilentApplication.assertFailoverBounded(run);
     }
+
+    /**
+     * The same failover, with the server ending the application's sessions as the silence begins (so the server the
+     * address leads to holds none of them), and {@code fault-handling} with no {@code networkTimeout}: its session
+     * check finds them gone and cuts them, so the application serves again within 10 s.
+     */
+    @Test
+    void sessionsEndedBehindASilentNetworkAreCutByTheSessionCheck() throws Exception {
+        Run run = application.run(PoolConfiguration.HIKARI_FAULT_HANDLING, Shape.SESSIONS_ENDED, false, 0);
+        report.record("MariaDB: database silent for good, new connections answered from 1 s after, and the "
+            + "application's sessions ended on the server as the silence began (`KILL`, as its restart or the old "
+            + "server of a failover to a new address), the application of the rows \"Database silent ...\" with no "
+            + "`networkTimeout` (the session check's defaults): slowest request, failed requests, serving again after "
+            + "the silence began, slowest admin `/healthcheck`, left after `stop()`",
+            PoolConfiguration.HIKARI_FAULT_HANDLING, run.figure());
+        assertThat(run.servingAgainMillis()).as("ms until serving again after the silence began")
+            .isBetween(0L, 10_000L);
+        assertThat(run.leftConnections()).as("server connections left").isZero();
+        assertThat(run.leftThreads()).as("pool threads left").isZero();
+        SilentApplication.assertHealth(run);
+    }
 }

@@ -123,7 +123,10 @@ public final class TcpProxy implements AutoCloseable {
         links.forEach(link -> link.held = false);
     }
 
-    /** The connections silenced stay silent for good (a client that closes one is let go); new ones pass. */
+    /**
+     * The connections silenced stay silent for good (a client that closes one is let go; one the server ends stays
+     * open and silent to its client); new ones pass.
+     */
     public void answerNewOnly() {
         links.forEach(link -> link.forever = true);
         silent = false;
@@ -166,14 +169,14 @@ public final class TcpProxy implements AutoCloseable {
             }
             Link link = new Link(silent);
             links.add(link);
-            threads.execute(() -> pipe(client, upstream, link));
-            threads.execute(() -> pipe(upstream, client, link));
+            threads.execute(() -> pipe(client, upstream, link, true));
+            threads.execute(() -> pipe(upstream, client, link, false));
         } catch (IOException e) {
             closeQuietly(client);
         }
     }
 
-    private void pipe(Socket from, Socket to, Link link) {
+    private void pipe(Socket from, Socket to, Link link, boolean fromClient) {
         byte[] buffer = new byte[16 * 1024];
         ByteArrayOutputStream kept = new ByteArrayOutputStream();
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -186,7 +189,8 @@ public final class TcpProxy implements AutoCloseable {
                     out.flush();
                     kept.reset();
                 }
-                if (ended && (!link.held || link.forever)) {
+                // a link silent for good tells its client nothing, not even that the server ended the session
+                if (ended && (!link.held || link.forever && (fromClient || to.isClosed()))) {
                     return;
                 }
                 int read = ended ? 0 : readSome(in, buffer);
