@@ -5,6 +5,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
 import java.util.Set;
@@ -50,22 +51,22 @@ public final class MariaDbSocketFactory extends SocketFactory {
     @Override
     public Socket createSocket(String host, int port) throws IOException {
         Socket socket = createSocket();
-        socket.connect(new java.net.InetSocketAddress(host, port));
+        socket.connect(new InetSocketAddress(host, port));
         return socket;
     }
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
         Socket socket = createSocket();
-        socket.bind(new java.net.InetSocketAddress(localHost, localPort));
-        socket.connect(new java.net.InetSocketAddress(host, port));
+        socket.bind(new InetSocketAddress(localHost, localPort));
+        socket.connect(new InetSocketAddress(host, port));
         return socket;
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
         Socket socket = createSocket();
-        socket.connect(new java.net.InetSocketAddress(host, port));
+        socket.connect(new InetSocketAddress(host, port));
         return socket;
     }
 
@@ -73,8 +74,8 @@ public final class MariaDbSocketFactory extends SocketFactory {
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
         throws IOException {
         Socket socket = createSocket();
-        socket.bind(new java.net.InetSocketAddress(localAddress, localPort));
-        socket.connect(new java.net.InetSocketAddress(address, port));
+        socket.bind(new InetSocketAddress(localAddress, localPort));
+        socket.connect(new InetSocketAddress(address, port));
         return socket;
     }
 
