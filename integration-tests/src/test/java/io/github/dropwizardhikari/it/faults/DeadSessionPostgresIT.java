@@ -18,7 +18,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,63 +72,84 @@ class DeadSessionPostgresIT {
             "embedded PostgreSQL (zonky)");
     }
 
+    /** Each pool on a proxy of its own, all at once: three of them wait out the watch, which need not add up. */
     @Test
     void aQueryOnASessionSilentForGoodIsCutAndThePoolServesAgain() throws Exception {
-        for (PoolConfiguration pool : PoolConfiguration.values()) {
-            TestDatabase a = server(serverA);
-            try (TcpProxy proxy = new TcpProxy(a.hostAndPort())) {
-                ManagedDataSource dataSource = pool.build(a.through(proxy.hostAndPort()),
-                    "it-dead-session-" + pool.label(), 2, MAX_WAIT, new MetricRegistry());
-                dataSource.start();
-                try {
-                    Connection connection = dataSource.getConnection();
-                    CompletableFuture<Long> query = CompletableFuture.supplyAsync(() -> {
-                        long started = System.nanoTime();
-                        try (Statement statement = connection.createStatement()) {
-                            statement.executeQuery("SELECT pg_sleep(60)");
-                        } catch (Exception e) {
-                            // the cut: the call fails, as the check meant
-                        }
-                        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-                    });
-                    TimeUnit.MILLISECONDS.sleep(300);
-                    // the address leads to server B from now on; what was open to A says nothing more
-                    proxy.silence();
-                    proxy.retarget(server(serverB).hostAndPort());
-                    proxy.answerNewOnly();
-                    long silentAt = System.nanoTime();
-                    String figure;
-                    if (pool != PoolConfiguration.HIKARI_FAULT_HANDLING) {
-                        Throwable waited = null;
-                        try {
-                            query.get(WATCHED_MILLIS, TimeUnit.MILLISECONDS);
-                        } catch (TimeoutException e) {
-                            waited = e;
-                        }
-                        // the core alone and Tomcat's pool (its defaults, and with validation on borrow: the query
-                        // was borrowed before) set no bound on a call in progress
-                        assertThat(waited).as("no bound: the silent query still waits").isNotNull();
-                        figure = "the query still waits after " + WATCHED_MILLIS + " ms (nothing bounds it)";
-                        proxy.cutAll();
-                        query.get(10, TimeUnit.SECONDS);
-                    } else {
-                        query.get(SILENCE_LIMIT_MILLIS + 2 * SLACK_MILLIS, TimeUnit.MILLISECONDS);
-                        long cutAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentAt);
-                        long servingAgain = Requests.await("a borrow and SELECT 1 succeed", 20_000,
-                            () -> Requests.selectOne(dataSource));
-                        // B does not hold the session (two answers) or A's silence passes the limit, whichever first
-                        assertThat(cutAfter).as("ms from the silence to the cut")
-                            .isLessThanOrEqualTo(SILENCE_LIMIT_MILLIS + SLACK_MILLIS);
-                        figure = "cut after " + cutAfter + " ms, serving again " + servingAgain + " ms later";
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try {
+            Map<PoolConfiguration, CompletableFuture<String>> runs = new EnumMap<>(PoolConfiguration.class);
+            for (PoolConfiguration pool : PoolConfiguration.values()) {
+                runs.put(pool, CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return silentForGood(pool, threads);
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
                     }
-                    connection.close();
-                    report.record("PostgreSQL: a query on a connection silent for good while the address leads to "
-                        + "another server (a failover to a new address), `maxSize: 2`, no `networkTimeout`, the "
-                        + "session check's defaults (every 1 s, `silenceLimit: 5s`): the query, serving again", pool,
-                        figure);
-                } finally {
-                    dataSource.stop();
+                }, threads));
+            }
+            for (Map.Entry<PoolConfiguration, CompletableFuture<String>> run : runs.entrySet()) {
+                report.record("PostgreSQL: a query on a connection silent for good while the address leads to "
+                    + "another server (a failover to a new address), `maxSize: 2`, no `networkTimeout`, the "
+                    + "session check's defaults (every 1 s, `silenceLimit: 5s`): the query, serving again",
+                    run.getKey(), run.getValue().get(120, TimeUnit.SECONDS));
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** @return the row's figure for {@code pool}: the silent query, and the pool serving again */
+    private String silentForGood(PoolConfiguration pool, ExecutorService threads) throws Exception {
+        TestDatabase a = server(serverA);
+        try (TcpProxy proxy = new TcpProxy(a.hostAndPort())) {
+            ManagedDataSource dataSource = pool.build(a.through(proxy.hostAndPort()),
+                "it-dead-session-" + pool.label(), 2, MAX_WAIT, new MetricRegistry());
+            dataSource.start();
+            try {
+                Connection connection = dataSource.getConnection();
+                CompletableFuture<Long> query = CompletableFuture.supplyAsync(() -> {
+                    long started = System.nanoTime();
+                    try (Statement statement = connection.createStatement()) {
+                        statement.executeQuery("SELECT pg_sleep(60)");
+                    } catch (Exception e) {
+                        // the cut: the call fails, as the check meant
+                    }
+                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                }, threads);
+                TimeUnit.MILLISECONDS.sleep(300);
+                // the address leads to server B from now on; what was open to A says nothing more
+                proxy.silence();
+                proxy.retarget(server(serverB).hostAndPort());
+                proxy.answerNewOnly();
+                long silentAt = System.nanoTime();
+                String figure;
+                if (pool != PoolConfiguration.HIKARI_FAULT_HANDLING) {
+                    Throwable waited = null;
+                    try {
+                        query.get(WATCHED_MILLIS, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException e) {
+                        waited = e;
+                    }
+                    // the core alone and Tomcat's pool (its defaults, and with validation on borrow: the query
+                    // was borrowed before) set no bound on a call in progress
+                    assertThat(waited).as("no bound: the silent query still waits").isNotNull();
+                    figure = "the query still waits after " + WATCHED_MILLIS + " ms (nothing bounds it)";
+                    proxy.cutAll();
+                    query.get(10, TimeUnit.SECONDS);
+                } else {
+                    query.get(SILENCE_LIMIT_MILLIS + 2 * SLACK_MILLIS, TimeUnit.MILLISECONDS);
+                    long cutAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentAt);
+                    long servingAgain = Requests.await("a borrow and SELECT 1 succeed", 20_000,
+                        () -> Requests.selectOne(dataSource));
+                    // B does not hold the session (two answers) or A's silence passes the limit, whichever first
+                    assertThat(cutAfter).as("ms from the silence to the cut")
+                        .isLessThanOrEqualTo(SILENCE_LIMIT_MILLIS + SLACK_MILLIS);
+                    figure = "cut after " + cutAfter + " ms, serving again " + servingAgain + " ms later";
                 }
+                connection.close();
+                return figure;
+            } finally {
+                dataSource.stop();
             }
         }
     }
