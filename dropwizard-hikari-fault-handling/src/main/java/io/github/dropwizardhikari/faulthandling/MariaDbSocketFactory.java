@@ -1,6 +1,7 @@
 package io.github.dropwizardhikari.faulthandling;
 
-import javax.net.SocketFactory;
+import org.jspecify.annotations.Nullable;
+
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,8 @@ import java.net.Socket;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+
+import javax.net.SocketFactory;
 
 /**
  * The sockets of a pool's MariaDB connections, named by the session check as MariaDB Connector/J's
@@ -50,32 +53,32 @@ public final class MariaDbSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        Socket socket = createSocket();
-        socket.connect(new InetSocketAddress(host, port));
-        return socket;
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        Socket socket = createSocket();
-        socket.bind(new InetSocketAddress(localHost, localPort));
-        socket.connect(new InetSocketAddress(host, port));
-        return socket;
+        return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        Socket socket = createSocket();
-        socket.connect(new InetSocketAddress(host, port));
-        return socket;
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
         throws IOException {
+        return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
+    }
+
+    /** @return a session socket bound to {@code local} when given, connected to {@code remote} */
+    private Socket connected(InetSocketAddress remote, @Nullable InetSocketAddress local) throws IOException {
         Socket socket = createSocket();
-        socket.bind(new InetSocketAddress(localAddress, localPort));
-        socket.connect(new InetSocketAddress(address, port));
+        if (local != null) {
+            socket.bind(local);
+        }
+        socket.connect(remote);
         return socket;
     }
 
