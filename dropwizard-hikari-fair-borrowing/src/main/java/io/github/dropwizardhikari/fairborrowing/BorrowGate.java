@@ -51,7 +51,8 @@ final class BorrowGate implements PoolHooks {
     // more places than any pool has borrowers, far from the semaphore's limit of Integer.MAX_VALUE
     private static final int OPEN_WIDE = 1 << 30;
     private static final long AT_ONCE = Long.MIN_VALUE;
-    private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
+    // the tracker of a pool that records no metrics, until HikariCP asks for one
+    static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
     };
     private static final int ARMED = 0;
     private static final int RINGING = 1;

@@ -3,7 +3,6 @@ package io.github.dropwizardhikari.fairborrowing;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.github.dropwizardhikari.PoolExtension;
 import io.github.dropwizardhikari.PoolHooks;
@@ -28,9 +27,6 @@ import java.util.Optional;
  */
 @JsonTypeName("fair-borrowing")
 public final class FairBorrowing implements PoolExtension {
-    private static final IMetricsTracker RECORDS_NOTHING = new IMetricsTracker() {
-    };
-
     @Override
     public PoolHooks attach(HikariConfig config, MetricRegistry metrics) {
         return attach(config, new BorrowGate(config.getPoolName(), config.getMaximumPoolSize(),
@@ -43,8 +39,8 @@ public final class FairBorrowing implements PoolExtension {
      */
     static BorrowGate attach(HikariConfig config, BorrowGate gate) {
         MetricsTrackerFactory recording = config.getMetricsTrackerFactory();
-        config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null ? RECORDS_NOTHING
-            : recording.create(poolName, new QueueCountingStats(stats, gate))));
+        config.setMetricsTrackerFactory((poolName, stats) -> gate.tracker(recording == null
+            ? BorrowGate.RECORDS_NOTHING : recording.create(poolName, new QueueCountingStats(stats, gate))));
         return gate;
     }
 
