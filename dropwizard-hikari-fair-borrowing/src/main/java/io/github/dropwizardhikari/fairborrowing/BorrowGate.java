@@ -300,7 +300,7 @@ final class BorrowGate implements PoolHooks {
         return places.getQueueLength();
     }
 
-    /** @return every borrower waiting: those inside HikariCP ({@code insideHikari}, HikariCP's count) and at the gate */
+    /** @return every borrower waiting: those inside HikariCP ({@code insideHikari}, its count) and at the gate */
     int pending(int insideHikari) {
         return insideHikari + waiting();
     }

@@ -19,7 +19,7 @@ final class QueueCountingStats extends PoolStats {
 
     @Override
     public int getPendingThreads() {
-        return pool.getPendingThreads() + gate.waiting();
+        return gate.pending(pool.getPendingThreads());
     }
 
     @Override
