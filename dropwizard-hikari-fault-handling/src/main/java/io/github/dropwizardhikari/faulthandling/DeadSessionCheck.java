@@ -6,8 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +48,23 @@ final class DeadSessionCheck {
         /** @return why sessions cannot be checked through {@code monitor} (a pooler between), or {@code null} */
         @Nullable
         String unusable(Connection monitor) throws SQLException;
+
+        /**
+         * @return why {@code monitor}'s id as its driver reports it ({@code idName}) is not the server's, which
+         *     {@code ownIdQuery} asks for: {@code between} stands between the pool and the server; or {@code null}
+         */
+        @Nullable
+        default String notTheServers(Connection monitor, String ownIdQuery, String idName, String between)
+            throws SQLException {
+            long reported = id(monitor);
+            try (Statement statement = monitor.createStatement();
+                 ResultSet row = statement.executeQuery(ownIdQuery)) {
+                row.next();
+                long server = row.getLong(1);
+                return reported == server ? null : "the connection's " + idName + " (" + reported
+                    + ") is not the server's (" + server + "): " + between;
+            }
+        }
 
         /**
          * Ends the borrowed {@code connection} of session {@code id} so that its borrower's call fails at once:

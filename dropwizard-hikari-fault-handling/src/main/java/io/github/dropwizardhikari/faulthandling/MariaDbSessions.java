@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -73,13 +72,7 @@ final class MariaDbSessions implements DeadSessionCheck.Sessions {
     @Override
     @Nullable
     public String unusable(Connection monitor) throws SQLException {
-        long reported = id(monitor);
-        try (Statement statement = monitor.createStatement();
-             ResultSet row = statement.executeQuery("SELECT CONNECTION_ID()")) {
-            row.next();
-            long server = row.getLong(1);
-            return reported == server ? null : "the connection's thread id (" + reported + ") is not the server's ("
-                + server + "): a proxy such as ProxySQL stands between the pool and the server";
-        }
+        return notTheServers(monitor, "SELECT CONNECTION_ID()", "thread id",
+            "a proxy such as ProxySQL stands between the pool and the server");
     }
 }

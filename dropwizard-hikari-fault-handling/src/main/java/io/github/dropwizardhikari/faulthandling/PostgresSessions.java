@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
@@ -48,13 +47,7 @@ final class PostgresSessions implements DeadSessionCheck.Sessions {
     @Override
     @Nullable
     public String unusable(Connection monitor) throws SQLException {
-        long reported = id(monitor);
-        try (Statement statement = monitor.createStatement();
-             ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
-            row.next();
-            long server = row.getLong(1);
-            return reported == server ? null : "the connection's pid (" + reported + ") is not the server's ("
-                + server + "): a pooler such as PgBouncer stands between the pool and the server";
-        }
+        return notTheServers(monitor, "SELECT pg_backend_pid()", "pid",
+            "a pooler such as PgBouncer stands between the pool and the server");
     }
 }
