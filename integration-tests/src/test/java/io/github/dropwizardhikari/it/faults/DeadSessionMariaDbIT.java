@@ -17,11 +17,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -184,40 +181,16 @@ class DeadSessionMariaDbIT {
         ManagedDataSource dataSource = PoolConfiguration.HIKARI_FAULT_HANDLING.build(own, name, maxSize,
             Duration.seconds(1), metrics);
         dataSource.start();
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
-        int most = 0;
+        int most;
         try {
-            for (int i = 0; i < 2 * maxSize; i++) {
-                borrowers.execute(() -> {
-                    while (running.get()) {
-                        try (Connection connection = dataSource.getConnection();
-                             Statement statement = connection.createStatement()) {
-                            statement.executeQuery("SELECT SLEEP(1.5)");
-                        } catch (SQLException e) {
-                            // the pool is exhausted: waiting borrowers time out, as the load means
-                        }
-                    }
-                });
-            }
             try (Connection observer = database.connect(); PreparedStatement count = observer.prepareStatement(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = ?")) {
                 count.setString(1, own.namespace());
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
-                while (System.nanoTime() < until) {
-                    try (ResultSet row = count.executeQuery()) {
-                        row.next();
-                        most = Math.max(most, row.getInt(1));
-                    }
-                    TimeUnit.MILLISECONDS.sleep(50);
-                }
+                most = Requests.mostSessionsWhileExhausted(dataSource, maxSize, "SELECT SLEEP(1.5)", count);
             }
             assertThat(metrics.getGauges().get(name + ".pool.MaxConnections").getValue())
                 .as("the pool's reported maximum: what it lends beside the check's connection").isEqualTo(maxSize - 1);
         } finally {
-            running.set(false);
-            borrowers.shutdown();
-            borrowers.awaitTermination(10, TimeUnit.SECONDS);
             dataSource.stop();
         }
         assertThat(most).as("the most sessions of the pool and its check at once (the check ran: one more than the "

@@ -194,41 +194,17 @@ class DeadSessionPostgresIT {
         MetricRegistry metrics = new MetricRegistry();
         ManagedDataSource dataSource = factory.build(metrics, name);
         dataSource.start();
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
-        int most = 0;
+        int most;
         try {
-            for (int i = 0; i < 2 * maxSize; i++) {
-                borrowers.execute(() -> {
-                    while (running.get()) {
-                        try (Connection connection = dataSource.getConnection();
-                             Statement statement = connection.createStatement()) {
-                            statement.executeQuery("SELECT pg_sleep(1.5)");
-                        } catch (SQLException e) {
-                            // the pool is exhausted: waiting borrowers time out, as the load means
-                        }
-                    }
-                });
-            }
             try (Connection observer = database.connect();
                  java.sql.PreparedStatement count = observer.prepareStatement(
                      "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
                 count.setString(1, name);
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
-                while (System.nanoTime() < until) {
-                    try (ResultSet row = count.executeQuery()) {
-                        row.next();
-                        most = Math.max(most, row.getInt(1));
-                    }
-                    TimeUnit.MILLISECONDS.sleep(50);
-                }
+                most = Requests.mostSessionsWhileExhausted(dataSource, maxSize, "SELECT pg_sleep(1.5)", count);
             }
             assertThat(metrics.getGauges().get(name + ".pool.MaxConnections").getValue())
                 .as("the pool's reported maximum: what it lends beside the check's connection").isEqualTo(maxSize - 1);
         } finally {
-            running.set(false);
-            borrowers.shutdown();
-            borrowers.awaitTermination(10, TimeUnit.SECONDS);
             dataSource.stop();
         }
         assertThat(most).as("the most sessions of the pool and its check at once (the check ran: one more than the "

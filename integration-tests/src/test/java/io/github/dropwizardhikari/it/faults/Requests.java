@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dropwizard.db.ManagedDataSource;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -111,6 +112,46 @@ final class Requests {
         public void close() {
             running.set(false);
             threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Exhausts {@code dataSource} with twice {@code maxSize} borrowers, each holding its connection for
+     * {@code holdQuery}, and counts the server's sessions with {@code count} on {@code observer} every 50 ms for 6 s.
+     *
+     * @return the most sessions counted at once
+     */
+    static int mostSessionsWhileExhausted(ManagedDataSource dataSource, int maxSize, String holdQuery,
+        PreparedStatement count) throws Exception {
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
+        int most = 0;
+        try {
+            for (int i = 0; i < 2 * maxSize; i++) {
+                borrowers.execute(() -> {
+                    while (running.get()) {
+                        try (Connection connection = dataSource.getConnection();
+                             Statement statement = connection.createStatement()) {
+                            statement.executeQuery(holdQuery);
+                        } catch (SQLException e) {
+                            // the pool is exhausted: waiting borrowers time out, as the load means
+                        }
+                    }
+                });
+            }
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+            while (System.nanoTime() < until) {
+                try (ResultSet row = count.executeQuery()) {
+                    row.next();
+                    most = Math.max(most, row.getInt(1));
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            return most;
+        } finally {
+            running.set(false);
+            borrowers.shutdown();
+            borrowers.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 }
