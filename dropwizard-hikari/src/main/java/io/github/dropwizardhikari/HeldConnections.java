@@ -81,20 +81,14 @@ final class HeldConnections {
     }
 
     Connection borrow(HikariDataSource pool) throws SQLException {
-        Connection connection = null;
-        try {
-            connection = pool.getConnection();
-            if (bounding) {
+        Connection connection = pool.getConnection();
+        if (bounding) {
+            try {
                 bound(connection.unwrap(Connection.class));
-            }
-        } catch (SQLException | RuntimeException e) {
-            if (connection != null) {
+            } catch (SQLException | RuntimeException e) {
                 connection.close();
-            } else if (failingSince.compareAndSet(0, System.nanoTime())) {
-                // the line that says why the service is down
-                LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(), because(e, pool));
+                throw e;
             }
-            throw e;
         }
         if (borrowed != null) {
             borrowed.put(connection, new Borrowed(System.nanoTime(),
@@ -106,6 +100,13 @@ final class HeldConnections {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since));
         }
         return connection;
+    }
+
+    /** A borrow failed, in HikariCP or at an extension's hook: the first of an outage logs why the service is down. */
+    void failed(SQLException e, HikariDataSource pool) {
+        if (failingSince.compareAndSet(0, System.nanoTime())) {
+            LOGGER.warn("Pool {}: borrows fail from now on: {}{}", poolName, e.getMessage(), because(e, pool));
+        }
     }
 
     // HikariCP's timeout carries its last failed connection attempt as its cause: none when every connection is in

@@ -40,12 +40,11 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A HikariCP pool under Dropwizard's lifecycle. It starts on the first {@link #getConnection()} or {@link #start()},
- * so it serves clients that borrow before the server starts (Hibernate) and clients that never start it (migrations).
- * A start that fails leaves nothing open and nothing registered, so the same name can be started again.
- * {@link #stop()} drains and closes it, leaving nothing registered, and may be called any number of times: HikariCP
- * 7.1 aborts borrowed connections at once when it closes, so a stop first gives their borrowers up to the connection
- * timeout.
+ * A HikariCP pool under Dropwizard's lifecycle. It starts on the first {@link #getConnection()} or {@link #start()}, so
+ * it serves clients that borrow before the server starts (Hibernate) and clients that never start it (migrations). A
+ * start that fails leaves nothing open and nothing registered, so the same name can be started again. {@link #stop()}
+ * drains and closes it, leaving nothing registered, and may be called any number of times: HikariCP 7.1 aborts borrowed
+ * connections at once when it closes, so a stop first gives their borrowers up to the connection timeout.
  */
 public final class ManagedHikariDataSource implements ManagedDataSource {
     static final Logger LOGGER = LoggerFactory.getLogger(ManagedHikariDataSource.class);
@@ -55,8 +54,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
     private static final String CANNOT_CONNECT = "08001";
     private static final long DRAIN_POLL_MILLIS = 10;
     private static final String HIKARI_POM_PROPERTIES = "/META-INF/maven/com.zaxxer/HikariCP/pom.properties";
-    // the metrics HikariCP's tracker looks up by name (timer, histograms) rather than registers: registered first
-    // here with a lock-free reservoir, since the default one takes a lock on every update
+    // HikariCP's tracker looks these up by name: registered first with a lock-free reservoir (the default one locks)
     private static final List<String> LOCK_FREE = List.of("Wait", "Usage", "ConnectionCreation");
 
     private final HikariConfig config;
@@ -169,6 +167,7 @@ public final class ManagedHikariDataSource implements ManagedDataSource {
         try {
             connection = borrow(running, attached, 0);
         } catch (SQLException failure) {
+            held.failed(failure, running);
             for (PoolHooks hook : attached) {
                 failure = hook.borrowFailed(failure);
             }

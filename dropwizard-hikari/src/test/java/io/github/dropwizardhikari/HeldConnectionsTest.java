@@ -16,11 +16,13 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -281,6 +283,39 @@ class HeldConnectionsTest {
             .extracting(ILoggingEvent::getFormattedMessage).asString()
             .contains("(all 1 connections in use: their borrowers' calls have not returned, or they were not closed)")
             .doesNotContain("caused by");
+    }
+
+    /**
+     * A borrow an extension's hook refuses (as {@code fair-borrowing}'s gate refuses one whose time ran out) is a
+     * failed borrow as HikariCP's own refusal is: the first logs why, once, and the next borrow served logs the end.
+     */
+    @Test
+    void aBorrowRefusedAtAnExtensionsHookIsLoggedAsHikarisOwnRefusalIs() throws Exception {
+        AtomicBoolean refusing = new AtomicBoolean(true);
+        PoolExtension gate = (config, registry) -> new PoolHooks() {
+            @Override
+            public Connection borrow(Borrow next) throws SQLException {
+                if (refusing.get()) {
+                    throw new SQLTransientConnectionException("held-gate - Connection is not available, request "
+                        + "timed out after 250ms");
+                }
+                return next.get();
+            }
+        };
+        HikariDataSourceFactory factory = h2("held_gate");
+        factory.setExtensions(List.of(gate));
+        ManagedDataSource pool = pool(factory, "held-gate");
+        pool.start();
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(pool::getConnection).isInstanceOf(SQLTransientConnectionException.class);
+        }
+        refusing.set(false);
+        pool.getConnection().close();
+
+        assertThat(events(Level.WARN, "Pool held-gate: borrows fail from now on")).singleElement()
+            .extracting(ILoggingEvent::getFormattedMessage).asString()
+            .contains("held-gate - Connection is not available, request timed out after 250ms");
+        assertThat(events(Level.INFO, "Pool held-gate: serving again")).hasSize(1);
     }
 
     /** Polls a borrow until it succeeds. */
