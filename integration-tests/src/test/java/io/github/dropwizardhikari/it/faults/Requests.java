@@ -117,7 +117,7 @@ final class Requests {
 
     /**
      * Exhausts {@code dataSource} with twice {@code maxSize} borrowers, each holding its connection for
-     * {@code holdQuery}, and counts the server's sessions with {@code count} on {@code observer} every 50 ms for 6 s.
+     * {@code holdQuery}, and counts the server's sessions with {@code count} every 50 ms for 6 s.
      *
      * @return the most sessions counted at once
      */
