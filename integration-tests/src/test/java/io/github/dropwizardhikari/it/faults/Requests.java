@@ -24,8 +24,13 @@ final class Requests {
 
     /** @return whether one borrow and {@code SELECT 1} succeeded */
     static boolean selectOne(ManagedDataSource dataSource) {
+        return answers(dataSource, "SELECT 1");
+    }
+
+    /** @return whether one borrow and {@code query}, which returns a row, succeeded */
+    static boolean answers(ManagedDataSource dataSource, String query) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
+             ResultSet result = statement.executeQuery(query)) {
             return result.next();
         } catch (SQLException e) {
             return false;
@@ -81,11 +86,16 @@ final class Requests {
         private final AtomicInteger failures = new AtomicInteger();
 
         Loops(ManagedDataSource dataSource, int count) {
+            this(dataSource, count, "SELECT 1");
+        }
+
+        /** @param query what each request runs on its connection (one that returns a row) */
+        Loops(ManagedDataSource dataSource, int count, String query) {
             threads = Executors.newFixedThreadPool(count);
             for (int i = 0; i < count; i++) {
                 threads.execute(() -> {
                     while (running.get()) {
-                        (selectOne(dataSource) ? served : failures).incrementAndGet();
+                        (answers(dataSource, query) ? served : failures).incrementAndGet();
                     }
                 });
             }
@@ -116,29 +126,17 @@ final class Requests {
     }
 
     /**
-     * Exhausts {@code dataSource} with twice {@code maxSize} borrowers, each holding its connection for
+     * Exhausts {@code dataSource} with twice {@code maxSize} request loops, each holding its connection for
      * {@code holdQuery}, and counts the server's sessions with {@code count} every 50 ms for 6 s.
      *
      * @return the most sessions counted at once
      */
     static int mostSessionsWhileExhausted(ManagedDataSource dataSource, int maxSize, String holdQuery,
         PreparedStatement count) throws Exception {
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService borrowers = Executors.newFixedThreadPool(2 * maxSize);
+        // the pool is exhausted: waiting borrowers time out, as the load means
+        Loops borrowers = new Loops(dataSource, 2 * maxSize, holdQuery);
         int most = 0;
         try {
-            for (int i = 0; i < 2 * maxSize; i++) {
-                borrowers.execute(() -> {
-                    while (running.get()) {
-                        try (Connection connection = dataSource.getConnection();
-                             Statement statement = connection.createStatement()) {
-                            statement.executeQuery(holdQuery);
-                        } catch (SQLException e) {
-                            // the pool is exhausted: waiting borrowers time out, as the load means
-                        }
-                    }
-                });
-            }
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
             while (System.nanoTime() < until) {
                 try (ResultSet row = count.executeQuery()) {
@@ -149,9 +147,7 @@ final class Requests {
             }
             return most;
         } finally {
-            running.set(false);
-            borrowers.shutdown();
-            borrowers.awaitTermination(10, TimeUnit.SECONDS);
+            borrowers.stop();
         }
     }
 }
